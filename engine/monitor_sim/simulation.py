@@ -1,0 +1,329 @@
+"""One simulated run: a pacing policy, driven by the real game loop, against a simulated display.
+
+:func:`simulate` builds a :class:`~engine.timing.GameLoop` with a manual clock whose callbacks
+model the costs of updates and rendering (with noise, spikes and a stall) and a
+:class:`~engine.monitor_sim.display.SimDisplay` as ``present()``, runs it until the requested number
+of updates, and measures what a player would see:
+
+* the seed's digit per vsync (updates since the previous shown vsync, ``0`` for a vsync with no new
+  image) and its totals;
+* zero-update frames (an image shown with no new state), double updates (two or more);
+* drift: game time minus real time with dropped time added back, at every frame, and its worst;
+* motion error: for each shown image, the increase of the game time on screen minus the increase of
+  the real time it is shown at. With interpolation, the game time on screen is
+  ``tick time + alpha * step``; without it (``judder``), the newest tick's time. Motion error
+  measures pacing in steady state, so hitches are left out: the frames the simulation made slow on
+  purpose (a spike or the stall) and the frame after each, whose image could not be on time whatever
+  the policy, and frames where the hitch guard dropped time (reported as dropped time);
+* the vsync detector's verdict and refresh estimate, and when they became right.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engine.monitor_sim.display import SimDisplay
+from engine.monitor_sim.policies import build_policy
+from engine.timing import GameLoop, ManualClock, TickRate
+from engine.timing.clock import NS_PER_MS, NS_PER_S
+
+#: Reference noise: uniform in ±(1/60 * 0.005) s (DESIGN.md §4).
+REFERENCE_NOISE_MS = 1000.0 / 60.0 * 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """One run's settings (the command-line flags).
+
+    Attributes:
+        policy: Policy name (see :data:`engine.monitor_sim.policies.ALL_POLICIES`).
+        refresh_hz: Display refresh rate (the maximum rate with ``vrr``).
+        vsync: Whether presents wait for vblank.
+        tick_hz: Fixed update rate.
+        updates: Run until this many updates.
+        noise_ms: Half-range of the uniform wake-up noise after a vblank.
+        update_ms: Cost of one update.
+        render_ms: Cost of rendering a frame.
+        spike_ms: Extra render cost of every ``spike_every``-th frame.
+        spike_every: Period of the spikes in frames (0: none).
+        stall_s: Extra render cost of frame ``stall_at`` (0: none).
+        stall_at: Frame of the stall.
+        vsync_off_at: Frame from which vsync is off (``None``: never).
+        vrr: Variable refresh display.
+        phase: ``aligned`` (clock and vblank grid start together at 0) or ``random``.
+        seed: Random seed.
+        probe_frames: Start-up present-only frames of the game loop.
+    """
+
+    policy: str = "auto"
+    refresh_hz: float = 60.0
+    vsync: bool = True
+    tick_hz: float = 60.0
+    updates: int = 10_000
+    noise_ms: float = REFERENCE_NOISE_MS
+    update_ms: float = 0.01
+    render_ms: float = 5.0
+    spike_ms: float = 0.0
+    spike_every: int = 0
+    stall_s: float = 0.0
+    stall_at: int = 0
+    vsync_off_at: int | None = None
+    vrr: bool = False
+    phase: str = "aligned"
+    seed: int = 1
+    probe_frames: int = 30
+
+
+@dataclass(slots=True)
+class SimResult:
+    """Everything measured in one run (the ``--json`` object)."""
+
+    policy: str
+    config: dict[str, Any]
+    updates: int
+    vsyncs: int
+    double_updates: int
+    zero_update_frames: int
+    skipped_renders: int
+    game_time_s: float
+    system_time_s: float
+    drift_s: float
+    max_abs_drift_s: float
+    max_updates_per_frame: int
+    dropped_s: float
+    motion_error_rms_ms: float
+    motion_error_max_ms: float
+    judder_rms_ms: float
+    judder_max_ms: float
+    vsync_detected: bool | None
+    refresh_estimate_hz: float | None
+    update_histogram: dict[str, int]
+    frames: int
+    bend_s: float
+    refresh_at_120_hz: float | None
+    verdict_changes: list[tuple[int, bool | None]]
+    mode_frames: dict[str, int]
+    digits: str = field(repr=False)
+    drift_trace: list[tuple[float, float]] = field(repr=False, default_factory=list)
+    motion_trace: list[tuple[float, float]] = field(repr=False, default_factory=list)
+    update_trace: list[int] = field(repr=False, default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object (traces and the digit string left out)."""
+        data = asdict(self)
+        for key in ("digits", "drift_trace", "motion_trace", "update_trace"):
+            data.pop(key)
+        data["verdict_changes"] = [list(change) for change in self.verdict_changes]
+        return data
+
+
+def _cost(rng: random.Random, cost_ns: int, noise_ns: float) -> int:
+    """A cost with a small noise term (a tenth of the wake-up noise), never negative."""
+    return max(0, cost_ns + round(rng.uniform(-noise_ns, noise_ns)))
+
+
+def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
+    """Run one simulation and measure it. Deterministic for a given config."""
+    rng = random.Random(config.seed)
+    tick_rate = TickRate.from_hz(config.tick_hz)
+    refresh = TickRate.from_hz(config.refresh_hz).rate_hz
+    period_ns = NS_PER_S / float(refresh)
+    if config.phase == "random":
+        start_ns = rng.randrange(NS_PER_S, 1000 * NS_PER_S)
+        offset_ns = rng.randrange(0, int(period_ns))
+    else:
+        start_ns = 0
+        offset_ns = 0
+    noise_ns = round(config.noise_ms * NS_PER_MS)
+    cost_noise_ns = noise_ns / 10
+    clock = ManualClock(start_ns, wake_late_ns=lambda: round(rng.uniform(0, 20_000)))
+    display = SimDisplay(
+        clock,
+        rng,
+        refresh,
+        vsync=config.vsync,
+        vrr=config.vrr,
+        noise_ns=noise_ns,
+        offset_ns=offset_ns,
+        vsync_off_at=config.vsync_off_at,
+    )
+    setup = build_policy(config.policy, tick_rate)
+    pacer = setup.pacer
+
+    update_ns = round(config.update_ms * NS_PER_MS)
+    render_ns = round(config.render_ms * NS_PER_MS)
+    spike_ns = round(config.spike_ms * NS_PER_MS)
+    stall_ns = round(config.stall_s * NS_PER_S)
+    counters = {"updates": 0}
+    shown: list[tuple[int, int | None]] = []
+    hitches: set[int] = set()
+
+    def fixed_update(tick: int) -> None:
+        counters["updates"] += 1
+        clock.advance(_cost(rng, update_ns, cost_noise_ns))
+
+    def render(alpha: float) -> None:
+        cost = render_ns
+        frame = display.frame
+        if config.spike_every and frame % config.spike_every == config.spike_every - 1:
+            cost += spike_ns
+            hitches.add(frame)
+        if stall_ns and frame == config.stall_at:
+            cost += stall_ns
+            hitches.add(frame)
+        clock.advance(_cost(rng, cost, cost_noise_ns))
+
+    def present() -> None:
+        shown.append(display.present())
+
+    loop = GameLoop(
+        clock=clock,
+        pacer=pacer,
+        fixed_update=fixed_update,
+        render=render,
+        present=present,
+        limiter=setup.limiter,
+        limit_when=setup.limit_when,
+        probe_frames=config.probe_frames,
+    )
+    return _measure(config, loop, display, shown, counters, hitches, traces)
+
+
+def _measure(
+    config: SimConfig,
+    loop: GameLoop,
+    display: SimDisplay,
+    shown: list[tuple[int, int | None]],
+    counters: dict[str, int],
+    hitches: set[int],
+    traces: bool,
+) -> SimResult:
+    pacer: Any = loop.pacer
+    target = config.updates
+    max_frames = max(1000, target * 100)
+    digits: list[str] = []
+    histogram: dict[int, int] = {}
+    mode_frames: dict[str, int] = {}
+    verdict_changes: list[tuple[int, bool | None]] = []
+    drift_trace: list[tuple[float, float]] = []
+    motion_trace: list[tuple[float, float]] = []
+    update_trace: list[int] = []
+    double = zero = skipped = max_updates = 0
+    max_abs_drift = 0.0
+    err_sq = err_max = jud_sq = jud_max = 0.0
+    err_count = 0
+    first_index: int | None = None
+    last_index: int | None = None
+    previous: tuple[float, float, float] | None = None  # (shown_at, shown game, newest game)
+    start_ns: int | None = None
+    verdict: object = "unset"
+    refresh_at_120: float | None = None
+    presents = 0
+
+    while counters["updates"] < target and loop.frames < max_frames:
+        display.frame = loop.frames
+        report = loop.run_frame()
+        shown_at_ns, index = shown[-1]
+        shown.clear()
+        if report.probe:
+            continue
+        if start_ns is None:
+            start_ns = report.frame_ns
+        frame = report.index
+        updates = report.updates
+        presents += 1
+        mode_frames[report.mode] = mode_frames.get(report.mode, 0) + 1
+        if report.vsync is not verdict:
+            verdict = report.vsync
+            verdict_changes.append((frame, report.vsync))
+        if frame == 119:
+            refresh_at_120 = report.refresh_hz
+        # the seed's digits: one per vsync, 0 for a vsync with no new image
+        if index is not None:
+            if last_index is None:
+                first_index = index
+            else:
+                gap = index - last_index - 1
+                if gap > 0:
+                    skipped += gap
+                    digits.append("0" * min(gap, 1000))
+            last_index = index
+        digits.append(str(updates) if updates < 10 else "+")
+        histogram[updates] = histogram.get(updates, 0) + 1
+        if updates >= 2:
+            double += 1
+        elif updates == 0:
+            zero += 1
+        max_updates = max(max_updates, updates)
+        if traces:
+            update_trace.append(updates)
+        # drift: game time - real time + dropped, at the frame's start (after its updates)
+        real_ns = report.frame_ns - start_ns
+        drift_ns = pacer.game_time_ns - real_ns + pacer.dropped_ns
+        max_abs_drift = max(max_abs_drift, abs(drift_ns))
+        # motion error per shown image
+        game_shown = pacer.shown_time_ns(report.alpha)
+        game_newest = pacer.shown_time_ns(1.0)
+        hitch = frame in hitches or frame - 1 in hitches or report.dropped_ns > 0
+        if previous is not None and not hitch:
+            real_step = shown_at_ns - previous[0]
+            err = (game_shown - previous[1]) - real_step
+            jud = (game_newest - previous[2]) - real_step
+            err_sq += err * err
+            jud_sq += jud * jud
+            err_max = max(err_max, abs(err))
+            jud_max = max(jud_max, abs(jud))
+            err_count += 1
+            if traces:
+                motion_trace.append(((shown_at_ns - start_ns) / NS_PER_S, err / NS_PER_MS))
+        if traces:
+            drift_trace.append((real_ns / NS_PER_S, drift_ns / NS_PER_MS))
+        previous = (float(shown_at_ns), game_shown, game_newest)
+
+    end_ns = loop.clock.now_ns()
+    assert start_ns is not None
+    system_ns = end_ns - start_ns
+    game_ns = pacer.game_time_ns
+    dropped_ns = pacer.dropped_ns
+    vsyncs = (last_index - first_index + 1) if first_index is not None and last_index else presents
+    detector = loop.detector
+    return SimResult(
+        policy=config.policy,
+        config=asdict(config),
+        updates=counters["updates"],
+        vsyncs=vsyncs,
+        double_updates=double,
+        zero_update_frames=zero,
+        skipped_renders=skipped,
+        game_time_s=game_ns / NS_PER_S,
+        system_time_s=system_ns / NS_PER_S,
+        drift_s=(game_ns - system_ns + dropped_ns) / NS_PER_S,
+        max_abs_drift_s=max_abs_drift / NS_PER_S,
+        max_updates_per_frame=max_updates,
+        dropped_s=dropped_ns / NS_PER_S,
+        motion_error_rms_ms=math.sqrt(err_sq / err_count) / NS_PER_MS if err_count else 0.0,
+        motion_error_max_ms=err_max / NS_PER_MS,
+        judder_rms_ms=math.sqrt(jud_sq / err_count) / NS_PER_MS if err_count else 0.0,
+        judder_max_ms=jud_max / NS_PER_MS,
+        vsync_detected=detector.verdict,
+        refresh_estimate_hz=detector.refresh_hz,
+        update_histogram={str(k): histogram[k] for k in sorted(histogram)},
+        frames=loop.frames,
+        bend_s=getattr(pacer, "bend_ns", 0) / NS_PER_S,
+        refresh_at_120_hz=refresh_at_120,
+        verdict_changes=verdict_changes,
+        mode_frames=mode_frames,
+        digits="".join(digits),
+        drift_trace=drift_trace,
+        motion_trace=motion_trace,
+        update_trace=update_trace,
+    )
+
+
+def as_fraction(value: float) -> Fraction:
+    """A float rate read by its shortest decimal (59.94 -> 2997/50)."""
+    return TickRate.from_hz(value).rate_hz

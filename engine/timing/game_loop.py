@@ -1,0 +1,228 @@
+"""The game loop: one object that the arcade window and the monitor simulator both drive.
+
+Each call to :meth:`GameLoop.run_frame` is one frame::
+
+    frame start = the timestamp taken right after the previous present
+    poll_events()                                   # once per frame
+    decision = pacer.advance(frame time)            # how many ticks, alpha, dropped time
+    fixed_update(tick) x decision.updates           # the only place game state changes
+    render(alpha)                                   # draws, never changes state
+    sleep until the limiter's deadline              # only when vsync is off or not honoured
+    present()                                       # flip(); blocks for the vblank with vsync
+    detector.observe(timestamp, time spent in present)
+
+The window supplies a :class:`~engine.timing.clock.RealClock` and a real ``flip()``; the monitor
+simulator supplies a :class:`~engine.timing.clock.ManualClock` and a simulated display. Both run
+this code, so what the simulator proves holds for the game.
+
+Before the first game frame the loop *probes* the display: ``probe_frames`` present-only frames
+(nothing rendered, no ticks) let the vsync detector see the raw refresh even when rendering later
+takes longer than one refresh period. Probe frames are reported with ``probe=True`` and are not
+part of game time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from engine.timing.clock import Clock
+from engine.timing.limiter import FrameLimiter
+from engine.timing.pacer import FrameDecision, FrameTime, TimingMode
+from engine.timing.vsync import VsyncDetector
+
+#: A limiter-paced present within this of its deadline counts as presented on the deadline.
+DEADLINE_TOLERANCE_NS = 500_000
+
+
+class PacingPolicy(Protocol):
+    """What the loop needs from a pacer; :class:`~engine.timing.pacer.FramePacer` is ours."""
+
+    ticks: int
+
+    def advance(self, frame: FrameTime) -> FrameDecision:
+        """Decide the frame's ticks and alpha."""
+        ...
+
+
+class LimitWhen(StrEnum):
+    """When the frame limiter paces presents."""
+
+    AUTO = "auto"  # when vsync was not requested or the detector says it is off
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+@dataclass(frozen=True, slots=True)
+class FrameReport:
+    """What happened in one frame, for overlays, logs, tests and the simulator.
+
+    Attributes:
+        index: Frame number, counting game frames from 0 (probe frames count separately).
+        frame_ns: Timestamp the frame started from (the previous present).
+        updates: Ticks run.
+        alpha: Interpolation factor rendered with.
+        dropped_ns: Time dropped by the hitch guard at this frame.
+        mode: Policy that decided the frame.
+        ready_ns: Timestamp just before present (after render and any limiter sleep).
+        present_ns: Timestamp just after present.
+        deadline_ns: Limiter deadline, if the limiter paced this frame.
+        vsync: Detector verdict after this present.
+        refresh_hz: Detector refresh estimate after this present.
+        probe: True for a start-up probe frame (no ticks, no render).
+    """
+
+    index: int
+    frame_ns: int
+    updates: int
+    alpha: float
+    dropped_ns: int
+    mode: TimingMode | str
+    ready_ns: int
+    present_ns: int
+    deadline_ns: int | None
+    vsync: bool | None
+    refresh_hz: float | None
+    probe: bool = False
+
+
+class GameLoop:
+    """Runs frames: pacing decision, fixed updates, render, limiter, present, vsync detection.
+
+    Args:
+        clock: Time source (real or manual).
+        pacer: The pacing policy.
+        fixed_update: Called once per tick with the tick's index.
+        render: Called once per frame with alpha.
+        present: Shows the frame (``flip()``).
+        poll_events: Called once at the start of every frame (pump OS events).
+        detector: Vsync detector fed with every present.
+        limiter: Frame limiter used when vsync is off (see ``limit_when``).
+        limit_when: When the limiter paces presents.
+        probe_frames: Present-only frames run before the first game frame.
+        probe: What a probe frame shows (defaults to ``present``).
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: Clock,
+        pacer: PacingPolicy,
+        fixed_update: Callable[[int], None],
+        render: Callable[[float], None],
+        present: Callable[[], None],
+        poll_events: Callable[[], None] | None = None,
+        detector: VsyncDetector | None = None,
+        limiter: FrameLimiter | None = None,
+        limit_when: LimitWhen = LimitWhen.AUTO,
+        probe_frames: int = 30,
+        probe: Callable[[], None] | None = None,
+    ) -> None:
+        self.clock = clock
+        self.pacer = pacer
+        self.detector = detector or VsyncDetector()
+        self.limiter = limiter
+        self.limit_when = LimitWhen(limit_when)
+        self._fixed_update = fixed_update
+        self._render = render
+        self._present = present
+        self._poll_events = poll_events
+        self._probe = probe or present
+        self._probes_left = max(0, probe_frames)
+        self._limiting = False
+        self._frame = FrameTime(real_ns=clock.now_ns())
+        #: Game frames run so far.
+        self.frames = 0
+        #: The latest frame's report.
+        self.last_report: FrameReport | None = None
+
+    @property
+    def limiting(self) -> bool:
+        """Whether the limiter paces presents now."""
+        if self.limiter is None or self.limit_when is LimitWhen.NEVER:
+            return False
+        return self.limit_when is LimitWhen.ALWAYS or self.detector.verdict is False
+
+    def run_frame(self) -> FrameReport:
+        """Run one frame (or one start-up probe) and report it."""
+        if self._probes_left:
+            return self._run_probe()
+        frame = self._frame
+        if self._poll_events is not None:
+            self._poll_events()
+        decision = self.pacer.advance(frame)
+        fixed_update = self._fixed_update
+        for tick in range(decision.first_tick, decision.first_tick + decision.updates):
+            fixed_update(tick)
+        self._render(decision.alpha)
+        deadline_ns = None
+        limiting = self.limiting
+        if limiting and self.limiter is not None:
+            if not self._limiting:
+                self.limiter.reset()
+            deadline_ns = self.limiter.deadline(frame.real_ns, self.clock.now_ns())
+            self.clock.sleep_until(deadline_ns)
+        self._limiting = limiting
+        ready_ns = self.clock.now_ns()
+        self._present()
+        present_ns = self.clock.now_ns()
+        estimate = self.detector.observe(present_ns, present_ns - ready_ns)
+        smooth_ns = estimate.smooth_ns
+        if deadline_ns is not None and abs(present_ns - deadline_ns) <= DEADLINE_TOLERANCE_NS:
+            smooth_ns = deadline_ns
+        detector = self.detector
+        self._frame = FrameTime(
+            real_ns=present_ns,
+            smooth_ns=smooth_ns,
+            vblanks=estimate.vblanks,
+            vsync=detector.verdict,
+            refresh_hz=detector.refresh_hz,
+        )
+        report = FrameReport(
+            index=self.frames,
+            frame_ns=frame.real_ns,
+            updates=decision.updates,
+            alpha=decision.alpha,
+            dropped_ns=decision.dropped_ns,
+            mode=decision.mode,
+            ready_ns=ready_ns,
+            present_ns=present_ns,
+            deadline_ns=deadline_ns,
+            vsync=detector.verdict,
+            refresh_hz=detector.refresh_hz,
+        )
+        self.frames += 1
+        self.last_report = report
+        return report
+
+    def _run_probe(self) -> FrameReport:
+        self._probes_left -= 1
+        ready_ns = self.clock.now_ns()
+        self._probe()
+        present_ns = self.clock.now_ns()
+        estimate = self.detector.observe(present_ns, present_ns - ready_ns, probe=True)
+        self._frame = FrameTime(real_ns=present_ns, smooth_ns=estimate.smooth_ns)
+        return FrameReport(
+            index=-1,
+            frame_ns=ready_ns,
+            updates=0,
+            alpha=1.0,
+            dropped_ns=0,
+            mode="probe",
+            ready_ns=ready_ns,
+            present_ns=present_ns,
+            deadline_ns=None,
+            vsync=self.detector.verdict,
+            refresh_hz=self.detector.refresh_hz,
+            probe=True,
+        )
+
+    def resync(self) -> None:
+        """Forget the time until the next frame (after a level load): it is dropped, not simulated."""
+        resync = getattr(self.pacer, "resync", None)
+        if resync is not None:
+            resync()
+        if self.limiter is not None:
+            self.limiter.reset()
