@@ -24,9 +24,8 @@ part of game time.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from engine.timing.clock import Clock
 from engine.timing.limiter import FrameLimiter
@@ -55,8 +54,7 @@ class LimitWhen(StrEnum):
     NEVER = "never"
 
 
-@dataclass(frozen=True, slots=True)
-class FrameReport:
+class FrameReport(NamedTuple):
     """What happened in one frame, for overlays, logs, tests and the simulator.
 
     Attributes:
@@ -168,30 +166,26 @@ class GameLoop:
         ready_ns = self.clock.now_ns()
         self._present()
         present_ns = self.clock.now_ns()
-        estimate = self.detector.observe(present_ns, present_ns - ready_ns)
+        detector = self.detector
+        estimate = detector.observe(present_ns, present_ns - ready_ns)
         smooth_ns = estimate.smooth_ns
         if deadline_ns is not None and abs(present_ns - deadline_ns) <= DEADLINE_TOLERANCE_NS:
             smooth_ns = deadline_ns
-        detector = self.detector
-        self._frame = FrameTime(
-            real_ns=present_ns,
-            smooth_ns=smooth_ns,
-            vblanks=estimate.vblanks,
-            vsync=detector.verdict,
-            refresh_hz=detector.refresh_hz,
-        )
+        verdict = detector.verdict
+        refresh_hz = detector.refresh_hz
+        self._frame = FrameTime(present_ns, smooth_ns, estimate.vblanks, verdict, refresh_hz)
         report = FrameReport(
-            index=self.frames,
-            frame_ns=frame.real_ns,
-            updates=decision.updates,
-            alpha=decision.alpha,
-            dropped_ns=decision.dropped_ns,
-            mode=decision.mode,
-            ready_ns=ready_ns,
-            present_ns=present_ns,
-            deadline_ns=deadline_ns,
-            vsync=detector.verdict,
-            refresh_hz=detector.refresh_hz,
+            self.frames,
+            frame.real_ns,
+            decision.updates,
+            decision.alpha,
+            decision.dropped_ns,
+            decision.mode,
+            ready_ns,
+            present_ns,
+            deadline_ns,
+            verdict,
+            refresh_hz,
         )
         self.frames += 1
         self.last_report = report
@@ -226,3 +220,5 @@ class GameLoop:
             resync()
         if self.limiter is not None:
             self.limiter.reset()
+        # The next frame starts now, so the load's duration lands in its delta and is dropped.
+        self._frame = FrameTime(self.clock.now_ns())

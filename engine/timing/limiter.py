@@ -103,7 +103,7 @@ class FrameLimiter:
         ):
             excess_ns = float(self.interval_ns - target)
             shrunk = Fraction(round(float(self.interval_ns) - excess_ns * settings.shrink_fraction))
-            if shrunk - target < 1000:  # within 1 µs: snap back to the exact target grid
+            if shrunk - target < 10_000:  # within 10 µs: snap back to the exact target grid
                 shrunk = target
             self._regrid(shrunk)
 

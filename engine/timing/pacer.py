@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from engine.timing.tick_rate import TickRate
 
@@ -90,8 +91,7 @@ class PacerSettings:
             raise ValueError(f"lock_tolerance must be in [0, 0.05], got {self.lock_tolerance}")
 
 
-@dataclass(frozen=True, slots=True)
-class FrameTime:
+class FrameTime(NamedTuple):
     """What is known about the moment a frame starts (the previous present).
 
     Attributes:
@@ -110,8 +110,7 @@ class FrameTime:
     refresh_hz: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class FrameDecision:
+class FrameDecision(NamedTuple):
     """What to do this frame.
 
     Attributes:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.timing.clock import NS_PER_S
 
@@ -60,8 +61,7 @@ class VsyncSettings:
     grid_reset_misses: int = 8
 
 
-@dataclass(frozen=True, slots=True)
-class PresentEstimate:
+class PresentEstimate(NamedTuple):
     """What the detector knows about one present.
 
     Attributes:
