@@ -137,6 +137,11 @@ class GameLoop:
         self.last_report: FrameReport | None = None
 
     @property
+    def frame_time(self) -> FrameTime:
+        """What is known about the current frame's start (valid from ``poll_events`` to ``present``)."""
+        return self._frame
+
+    @property
     def limiting(self) -> bool:
         """Whether the limiter paces presents now."""
         if self.limiter is None or self.limit_when is LimitWhen.NEVER:

@@ -1,0 +1,1 @@
+"""The sample platformer, built only on the engine's public API."""
