@@ -126,7 +126,9 @@ class Engine:
             tuple(a for a in self.bindings.action_map if a != DEBUG_OVERLAY_ACTION)
         )
         self.sampler = InputSampler(self.actions)
-        self.stats = FrameStats(config.debug.frame_graph_frames)
+        self.stats = FrameStats.from_config(
+            config.debug, pacer=self.pacer, target_hz=float(self.tick_rate.rate_hz)
+        )
         self.overlay = DebugOverlay(self.stats, visible=config.debug.overlay)
         self.scene: Scene | None = None
         self._closed = False
@@ -201,9 +203,11 @@ class Engine:
         )
         self._last_render_ns = now_ns
         window = self.window
-        window.clear()
         if self.scene is not None:
+            self.scene.clear()  # the scene's background colour
             self.scene.on_render(alpha, dt_s)
+        else:
+            window.clear()
         if self.overlay.visible:
             window.default_camera.use()
             self.overlay.draw(window.width, window.height)

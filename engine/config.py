@@ -243,8 +243,11 @@ class TimingConfig:
 
     mode: str = setting(
         "auto",
-        'Cadence: "auto" picks one for the display, "strict" fixed steps shown as-is, '
-        '"locked" one tick per refresh, "interpolated" fixed steps blended for drawing.',
+        'Frame pacing policy: "strict" keeps game time within one tick of real time (speedruns); '
+        '"locked" runs a fixed number of ticks per vblank when the refresh matches the tick rate '
+        '(smoothest; may run the game up to lock_tolerance slow or fast); "interpolated" is the '
+        'classic fixed step with render interpolation; "auto" picks locked, interpolated or strict '
+        "from the detected vsync and refresh rate.",
         choices=TIMING_MODES,
     )
     tick_rate_hz: float = setting(

@@ -133,8 +133,11 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
                 body = pymunk.Body(mass, pymunk.moment_for_box(mass, (size, size)))
                 shape = pymunk.Poly.create_box(body, (size, size))
                 sprite = arcade.SpriteSolidColor(round(size), round(size), color=arcade.color.PINK)
-            if i == 0:
-                sprite.color = arcade.color.YELLOW
+            if i == 0:  # the hero: a bigger yellow box the camera follows
+                size = 40.0
+                body = pymunk.Body(mass * 3, pymunk.moment_for_box(mass * 3, (size, size)))
+                shape = pymunk.Poly.create_box(body, (size, size))
+                sprite = arcade.SpriteSolidColor(40, 40, color=arcade.color.YELLOW)
             body.position = (x, y)
             body.velocity = (rng.uniform(-80, 80), 0)
             shape.friction = 0.6

@@ -190,7 +190,8 @@ class FrameStats:
         if count < self.window_frames:
             ordered_ns = self._interval_ns[:count]
         else:
-            ordered_ns = np.roll(self._interval_ns, -self._head)
+            head = self._head
+            ordered_ns = np.concatenate((self._interval_ns[head:], self._interval_ns[:head]))
         return ordered_ns / NS_PER_MS
 
     def fps(self) -> float:
