@@ -30,9 +30,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
+
+from engine.launch import OneLineParser
+from engine.pacing_bench import bench_pacing, format_pacing
 
 DEFAULT_SIZES = (1_000, 10_000)
 DEFAULT_FRAMES = 200
@@ -157,10 +160,11 @@ def bench_interpolation(options: argparse.Namespace) -> list[dict[str, float | i
 #: and returns JSON-ready data stored under its name.
 SECTIONS: dict[str, Callable[[argparse.Namespace], Any]] = {
     "interpolation": bench_interpolation,
+    "pacing": bench_pacing,
 }
 
-#: Sections that need the hidden arcade window (GL context) to exist.
-_GL_SECTIONS = frozenset({"interpolation"})
+#: Sections that need the arcade window (GL context) to exist.
+_GL_SECTIONS = frozenset({"interpolation", "pacing"})
 
 
 def run_sections(options: argparse.Namespace) -> dict[str, Any]:
@@ -174,11 +178,11 @@ def run_sections(options: argparse.Namespace) -> dict[str, Any]:
         _ensure_headless()
         import arcade
 
-        window = arcade.Window(width=64, height=64, title="engine.bench", visible=False)
+        window = arcade.Window(width=320, height=180, title="engine.bench", visible=False)
     try:
         return {name: SECTIONS[name](options) for name in options.sections}
     finally:
-        if window is not None:
+        if window is not None and window.context is not None:
             window.close()
 
 
@@ -214,18 +218,9 @@ def _positive_int(text: str) -> int:
     return value
 
 
-class _OneLineErrorParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line on stderr (still exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The CLI parser: bad flags print one line and exit with status 2."""
-    parser = _OneLineErrorParser(
-        prog="python -m engine.bench", description="Engine micro-benchmarks."
-    )
+    parser = OneLineParser(prog="python -m engine.bench", description="Engine micro-benchmarks.")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--section",
@@ -236,6 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--frames", type=_positive_int, default=DEFAULT_FRAMES, help="timed frames per route"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=_positive_int,
+        default=10,
+        help="seconds each loop runs in the pacing section (default 10)",
     )
     parser.add_argument(
         "--sizes",
@@ -258,6 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     formatters: dict[str, Callable[[Any], str]] = {
         "interpolation": lambda rows: format_interpolation(rows, options.frames),
+        "pacing": format_pacing,
     }
     print("\n\n".join(formatters[name](results[name]) for name in results))
     return 0

@@ -17,19 +17,12 @@ import math
 import sys
 import time
 from collections.abc import Sequence
-from typing import NoReturn
 
+from engine.launch import OneLineParser
 from engine.monitor_sim.policies import ALL_POLICIES
 from engine.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, simulate
 
 PROG = "python -m engine.monitor_sim"
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{PROG}: error: {message} (see --help)\n")
 
 
 def _number(kind: str, *, positive: bool) -> type | object:
@@ -78,7 +71,7 @@ def _policies(text: str) -> tuple[str, ...]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The simulator's argument parser."""
-    p = _Parser(
+    p = OneLineParser(
         prog=PROG,
         description="Run frame-pacing policies against a simulated display and report how smooth "
         "and how faithful they are (seed 001's Monitor Simulator, extended).",

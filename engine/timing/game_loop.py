@@ -32,8 +32,11 @@ from engine.timing.limiter import FrameLimiter
 from engine.timing.pacer import FrameDecision, FrameTime, TimingMode
 from engine.timing.vsync import VsyncDetector
 
-#: A limiter-paced present within this of its deadline counts as presented on the deadline.
-DEADLINE_TOLERANCE_NS = 500_000
+#: A limiter-paced present that returns at most this long after its deadline counts as presented on
+#: the deadline (its noise-free time). A software swap (Mesa llvmpipe under X11) takes 1.5-6 ms.
+DEADLINE_LATE_NS = 4_000_000
+#: ... or at most this long before it (clock granularity).
+DEADLINE_EARLY_NS = 500_000
 
 
 class PacingPolicy(Protocol):
@@ -174,7 +177,10 @@ class GameLoop:
         detector = self.detector
         estimate = detector.observe(present_ns, present_ns - ready_ns)
         smooth_ns = estimate.smooth_ns
-        if deadline_ns is not None and abs(present_ns - deadline_ns) <= DEADLINE_TOLERANCE_NS:
+        if (
+            deadline_ns is not None
+            and -DEADLINE_EARLY_NS <= present_ns - deadline_ns <= DEADLINE_LATE_NS
+        ):
             smooth_ns = deadline_ns
         verdict = detector.verdict
         refresh_hz = detector.refresh_hz
