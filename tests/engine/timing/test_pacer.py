@@ -237,7 +237,7 @@ def test_any_timestamps_keep_the_core_sane_and_the_books_exact(
         if mode in (TimingMode.STRICT, TimingMode.INTERPOLATED):
             assert bend == 0
         if first_raw is None:
-            first_raw = now
+            first_raw = max_raw = now
         max_raw = max(max_raw, now)
         if mode is TimingMode.STRICT:
             # strict: game time within one tick of real time, apart from dropped time
