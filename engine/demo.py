@@ -29,10 +29,10 @@ PLATFORM_SPEED_PX_S = 160.0
 PLATFORM_TRAVEL_PX = 700.0
 
 
-def build_parser() -> OneLineParser:
+def build_parser(prog: str = PROG) -> OneLineParser:
     """The demo's flags: the shared runtime flags plus ``--bodies``."""
     parser = OneLineParser(
-        prog=PROG,
+        prog=prog,
         description="The engine alone: physics bodies, a moving "
         "platform and the follow camera, paced by the engine's loop.",
     )
@@ -181,9 +181,9 @@ def rng_sign(tick: int) -> float:
     return 1.0 if (tick // 120) % 2 == 0 else -1.0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Run the demo; return the exit status."""
-    parser = build_parser()
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.bodies < 1 or args.bodies > 5000:
         parser.error(f"argument --bodies: must be in 1..5000, got {args.bodies}")
@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine.app import Engine
     from engine.launch import open_window
 
-    window = open_window(config, headless=headless, prog=PROG)
+    window = open_window(config, headless=headless, prog=prog)
     engine = Engine(
         window, config, headless=headless, display_hz=args.display_hz, realtime=args.realtime
     )
