@@ -87,7 +87,7 @@ class SimDisplay:
                 k = self._last_index + 1  # one image per vblank, even after an early wake-up
             self._last_index = k
             vblank_ns = self.offset_ns + (k * NS_PER_S * self._den) // self._num
-            noise = round(self.rng.uniform(-self.noise_ns, self.noise_ns))
+            noise = round((2.0 * self.rng.random() - 1.0) * self.noise_ns)
             clock.set(max(now, vblank_ns + noise))
             self._last_shown_ns = vblank_ns
             return vblank_ns, k
@@ -96,8 +96,8 @@ class SimDisplay:
             if self._last_shown_ns is not None:
                 shown_ns = max(now, self._last_shown_ns + self.min_interval_ns)
             self._last_shown_ns = shown_ns
-            clock.set(shown_ns + 1_000 + round(self.rng.uniform(0, self.noise_ns / 10)))
+            clock.set(shown_ns + 1_000 + round(self.rng.random() * self.noise_ns / 10))
             return shown_ns, None
         self._last_shown_ns = now
-        clock.advance(1_000 + round(self.rng.uniform(0, self.noise_ns / 10)))
+        clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10))
         return now, None

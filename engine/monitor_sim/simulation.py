@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -122,9 +123,10 @@ class SimResult:
         return data
 
 
-def _cost(rng: random.Random, cost_ns: int, noise_ns: float) -> int:
+def _cost(random_01: Callable[[], float], cost_ns: int, noise_ns: float) -> int:
     """A cost with a small noise term (a tenth of the wake-up noise), never negative."""
-    return max(0, cost_ns + round(rng.uniform(-noise_ns, noise_ns)))
+    cost = cost_ns + round((2.0 * random_01() - 1.0) * noise_ns)
+    return cost if cost > 0 else 0
 
 
 def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
@@ -141,7 +143,8 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         offset_ns = 0
     noise_ns = round(config.noise_ms * NS_PER_MS)
     cost_noise_ns = noise_ns / 10
-    clock = ManualClock(start_ns, wake_late_ns=lambda: round(rng.uniform(0, 20_000)))
+    random_01 = rng.random
+    clock = ManualClock(start_ns, wake_late_ns=lambda: round(random_01() * 20_000))
     display = SimDisplay(
         clock,
         rng,
@@ -165,7 +168,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
 
     def fixed_update(tick: int) -> None:
         counters["updates"] += 1
-        clock.advance(_cost(rng, update_ns, cost_noise_ns))
+        clock.advance(_cost(random_01, update_ns, cost_noise_ns))
 
     def render(alpha: float) -> None:
         cost = render_ns
@@ -176,7 +179,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         if stall_ns and frame == config.stall_at:
             cost += stall_ns
             hitches.add(frame)
-        clock.advance(_cost(rng, cost, cost_noise_ns))
+        clock.advance(_cost(random_01, cost, cost_noise_ns))
 
     def present() -> None:
         shown.append(display.present())
@@ -226,6 +229,15 @@ def _measure(
     presents = 0
     last_drift_ns = 0
 
+    shown_time_ns = pacer.shown_time_ns
+    pacer_type = type(pacer)
+
+    def game_time_ns() -> int:
+        return pacer_type.game_time_ns.fget(pacer)  # type: ignore[attr-defined]
+
+    def dropped_ns() -> int:
+        return pacer_type.dropped_ns.fget(pacer)  # type: ignore[attr-defined]
+
     while counters["updates"] < target and loop.frames < max_frames:
         display.frame = loop.frames
         report = loop.run_frame()
@@ -238,7 +250,11 @@ def _measure(
         frame = report.index
         updates = report.updates
         presents += 1
-        mode_frames[report.mode] = mode_frames.get(report.mode, 0) + 1
+        mode = report.mode
+        if mode in mode_frames:
+            mode_frames[mode] += 1
+        else:
+            mode_frames[mode] = 1
         if report.vsync is not verdict:
             verdict = report.vsync
             verdict_changes.append((frame, report.vsync))
@@ -255,7 +271,10 @@ def _measure(
                     digits.append("0" * min(gap, 1000))
             last_index = index
         digits.append(str(updates) if updates < 10 else "+")
-        histogram[updates] = histogram.get(updates, 0) + 1
+        if updates in histogram:
+            histogram[updates] += 1
+        else:
+            histogram[updates] = 1
         if updates >= 2:
             double += 1
         elif updates == 0:
@@ -266,13 +285,13 @@ def _measure(
             update_trace.append(updates)
         # drift: game time - real time + dropped, at the frame's start (after its updates)
         real_ns = report.frame_ns - start_ns
-        drift_ns = pacer.game_time_ns - real_ns + pacer.dropped_ns
+        drift_ns = game_time_ns() - real_ns + dropped_ns()
         if abs(drift_ns) > max_abs_drift:
             max_abs_drift = abs(drift_ns)
         last_drift_ns = drift_ns
         # motion error per shown image
-        game_shown = pacer.shown_time_ns(report.alpha)
-        game_newest = pacer.shown_time_ns(1.0)
+        game_shown = shown_time_ns(report.alpha)
+        game_newest = shown_time_ns(1.0)
         hitch = frame in hitches or frame - 1 in hitches or report.dropped_ns > 0
         if previous is not None and not hitch:
             real_step = shown_at_ns - previous[0]

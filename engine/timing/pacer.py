@@ -300,10 +300,12 @@ class FramePacer:
     def _find_cadence(self, refresh_hz: float | None) -> Cadence | None:
         if refresh_hz is None:
             self._cadence = None
-        elif refresh_hz != self._cadence_key:
+            self._cadence_key = None
+        elif self._cadence_key is None or abs(refresh_hz - self._cadence_key) > 1e-4 * refresh_hz:
+            # The estimate moves a little every frame; look again only when it moved by 0.01 %.
             tick_hz = float(self.tick_rate.rate_hz)
             self._cadence = Cadence.find(tick_hz, refresh_hz, self.settings.lock_tolerance)
-        self._cadence_key = refresh_hz
+            self._cadence_key = refresh_hz
         return self._cadence
 
     def _guard(self, wanted: int) -> int:

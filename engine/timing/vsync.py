@@ -161,6 +161,12 @@ class _VblankGrid:
         self._n = n
         return True
 
+    def remember(self, present_ns: int) -> None:
+        """Keep ``present_ns`` among the recent presents without fitting (the grid is dropped)."""
+        self._recent.append(present_ns)
+        if self.period_ns is not None:
+            self.reset()
+
     def add(self, present_ns: int) -> tuple[int | None, int | None]:
         """Place a present on the grid; return (smooth_ns, vblanks) or (None, None) if off-grid."""
         self._recent.append(present_ns)
@@ -235,7 +241,13 @@ class VsyncDetector:
         Returns:
             The present's place on the vblank grid, if any.
         """
-        smooth_ns, vblanks = self._grid.add(present_ns)
+        if self.verdict is False and not probe:
+            # No vblanks to fit while vsync is off: only remember the recent presents, so the grid
+            # can be rebuilt at once if vsync comes back.
+            self._grid.remember(present_ns)
+            smooth_ns = vblanks = None
+        else:
+            smooth_ns, vblanks = self._grid.add(present_ns)
         if not probe:
             self.frames += 1
             if block_ns is not None:
