@@ -21,12 +21,13 @@ of updates, and measures what a player would see:
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any
+
+import numpy as np
 
 from engine.monitor_sim.display import SimDisplay
 from engine.monitor_sim.policies import build_policy
@@ -182,7 +183,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         clock.advance(_cost(random_01, cost, cost_noise_ns))
 
     def present() -> None:
-        shown.append(display.present())
+        shown.append(display.present())  # one entry per present, probes included
 
     loop = GameLoop(
         clock=clock,
@@ -206,148 +207,126 @@ def _measure(
     hitches: set[int],
     traces: bool,
 ) -> SimResult:
+    """Run the loop to the target and compute every metric from the per-frame record."""
     pacer: Any = loop.pacer
     target = config.updates
     max_frames = max(1000, target * 100)
-    digits: list[str] = []
-    histogram: dict[int, int] = {}
-    mode_frames: dict[str, int] = {}
-    verdict_changes: list[tuple[int, bool | None]] = []
-    drift_trace: list[tuple[float, float]] = []
-    motion_trace: list[tuple[float, float]] = []
-    update_trace: list[int] = []
-    double = zero = skipped = max_updates = 0
-    max_abs_drift = 0.0
-    err_sq = err_max = jud_sq = jud_max = 0.0
-    err_count = 0
-    first_index: int | None = None
-    last_index: int | None = None
-    previous: tuple[float, float, float] | None = None  # (shown_at, shown game, newest game)
-    start_ns: int | None = None
-    verdict: object = "unset"
-    refresh_at_120: float | None = None
-    presents = 0
-    last_drift_ns = 0
-
-    shown_time_ns = pacer.shown_time_ns
-    pacer_type = type(pacer)
-
-    def game_time_ns() -> int:
-        return pacer_type.game_time_ns.fget(pacer)  # type: ignore[attr-defined]
-
-    def dropped_ns() -> int:
-        return pacer_type.dropped_ns.fget(pacer)  # type: ignore[attr-defined]
-
+    reports: list[Any] = []
+    game_times: list[int] = []
+    game_time = type(pacer).game_time_ns.fget  # a property on every policy
+    run_frame = loop.run_frame
+    # The loop itself: as little per-frame work as possible, the statistics come afterwards.
     while counters["updates"] < target and loop.frames < max_frames:
         display.frame = loop.frames
-        report = loop.run_frame()
-        shown_at_ns, index = shown[-1]
-        shown.clear()
-        if report.probe:
-            continue
-        if start_ns is None:
-            start_ns = report.frame_ns
-        frame = report.index
-        updates = report.updates
-        presents += 1
-        mode = report.mode
-        if mode in mode_frames:
-            mode_frames[mode] += 1
-        else:
-            mode_frames[mode] = 1
-        if report.vsync is not verdict:
-            verdict = report.vsync
-            verdict_changes.append((frame, report.vsync))
-        if frame == 119:
-            refresh_at_120 = report.refresh_hz
-        # the seed's digits: one per vsync, 0 for a vsync with no new image
+        reports.append(run_frame())
+        game_times.append(game_time(pacer))
+    keep = [i for i, r in enumerate(reports) if not r.probe]
+    frames = [reports[i] for i in keep]
+    presents = [shown[i] for i in keep]
+    game_ns = np.array([game_times[i] for i in keep], dtype=np.int64)
+    updates = np.array([r.updates for r in frames], dtype=np.int64)
+    alpha = np.array([r.alpha for r in frames])
+    frame_dropped = np.array([r.dropped_ns for r in frames], dtype=np.int64)
+    frame_ns = np.array([r.frame_ns for r in frames], dtype=np.int64)
+    shown_at = np.array([p[0] for p in presents], dtype=np.int64)
+    indices = [p[1] for p in presents]
+    start_ns = int(frame_ns[0])
+
+    # drift at each frame's start, after its ticks: game time - real time + dropped so far
+    real_ns = frame_ns - start_ns
+    drift_ns = game_ns - real_ns + np.cumsum(frame_dropped)
+    # game time on screen, with and without interpolation
+    ticks = np.cumsum(updates)
+    if getattr(pacer, "interpolates", True):
+        step_ns = pacer.shown_time_ns(1.0) - pacer.shown_time_ns(0.0)
+        shown_game = (ticks - 1 + alpha) * step_ns
+        newest_game = ticks * step_ns
+    else:
+        shown_game = newest_game = game_ns.astype(np.float64)
+    # motion error per shown image, left out around the hitches (see the module docstring)
+    frame_ids = np.array([r.index for r in frames], dtype=np.int64)
+    hitch = np.isin(frame_ids, list(hitches)) | np.isin(frame_ids - 1, list(hitches))
+    valid = ~(hitch | (frame_dropped > 0))[1:]
+    real_step = np.diff(shown_at).astype(np.float64)
+    err = (np.diff(shown_game) - real_step)[valid]
+    jud = (np.diff(newest_game) - real_step)[valid]
+
+    # the seed's digits: one per vsync, 0 for a vsync with no new image
+    digits: list[str] = []
+    skipped = 0
+    last_index: int | None = None
+    for n, index in zip(updates.tolist(), indices, strict=True):
         if index is not None:
-            if last_index is None:
-                first_index = index
-            else:
+            if last_index is not None and index - last_index > 1:
                 gap = index - last_index - 1
-                if gap > 0:
-                    skipped += gap
-                    digits.append("0" * min(gap, 1000))
+                skipped += gap
+                digits.append("0" * min(gap, 1000))
             last_index = index
-        digits.append(str(updates) if updates < 10 else "+")
-        if updates in histogram:
-            histogram[updates] += 1
-        else:
-            histogram[updates] = 1
-        if updates >= 2:
-            double += 1
-        elif updates == 0:
-            zero += 1
-        if updates > max_updates:
-            max_updates = updates
-        if traces:
-            update_trace.append(updates)
-        # drift: game time - real time + dropped, at the frame's start (after its updates)
-        real_ns = report.frame_ns - start_ns
-        drift_ns = game_time_ns() - real_ns + dropped_ns()
-        if abs(drift_ns) > max_abs_drift:
-            max_abs_drift = abs(drift_ns)
-        last_drift_ns = drift_ns
-        # motion error per shown image
-        game_shown = shown_time_ns(report.alpha)
-        game_newest = shown_time_ns(1.0)
-        hitch = frame in hitches or frame - 1 in hitches or report.dropped_ns > 0
-        if previous is not None and not hitch:
-            real_step = shown_at_ns - previous[0]
-            err = (game_shown - previous[1]) - real_step
-            jud = (game_newest - previous[2]) - real_step
-            err_sq += err * err
-            jud_sq += jud * jud
-            if abs(err) > err_max:
-                err_max = abs(err)
-            if abs(jud) > jud_max:
-                jud_max = abs(jud)
-            err_count += 1
-            if traces:
-                motion_trace.append(((shown_at_ns - start_ns) / NS_PER_S, err / NS_PER_MS))
-        if traces:
-            drift_trace.append((real_ns / NS_PER_S, drift_ns / NS_PER_MS))
-        previous = (float(shown_at_ns), game_shown, game_newest)
+        digits.append(str(n) if n < 10 else "+")
+    vsync_indices = [i for i in indices if i is not None]
+    vsyncs = vsync_indices[-1] - vsync_indices[0] + 1 if vsync_indices else len(frames)
+
+    verdict_changes: list[tuple[int, bool | None]] = []
+    mode_frames: dict[str, int] = {}
+    verdict: object = "unset"
+    for r in frames:
+        mode_frames[r.mode] = mode_frames.get(r.mode, 0) + 1
+        if r.vsync is not verdict:
+            verdict = r.vsync
+            verdict_changes.append((r.index, r.vsync))
+    refresh_at_120 = frames[119].refresh_hz if len(frames) >= 120 else None
+    values, counts = np.unique(updates, return_counts=True)
 
     end_ns = loop.clock.now_ns()
-    assert start_ns is not None
     system_ns = end_ns - start_ns
-    game_ns = pacer.game_time_ns
-    dropped_ns = pacer.dropped_ns
-    vsyncs = (last_index - first_index + 1) if first_index is not None and last_index else presents
     detector = loop.detector
+    motion_trace: list[tuple[float, float]] = []
+    if traces:
+        times_s = (shown_at[1:][valid] - start_ns) / NS_PER_S
+        motion_trace = list(zip(times_s.tolist(), (err / NS_PER_MS).tolist(), strict=True))
     return SimResult(
         policy=config.policy,
         config=asdict(config),
         updates=counters["updates"],
         vsyncs=vsyncs,
-        double_updates=double,
-        zero_update_frames=zero,
+        double_updates=int(np.count_nonzero(updates >= 2)),
+        zero_update_frames=int(np.count_nonzero(updates == 0)),
         skipped_renders=skipped,
-        game_time_s=game_ns / NS_PER_S,
+        game_time_s=pacer.game_time_ns / NS_PER_S,
         system_time_s=system_ns / NS_PER_S,
-        drift_s=last_drift_ns / NS_PER_S,
-        max_abs_drift_s=max_abs_drift / NS_PER_S,
-        max_updates_per_frame=max_updates,
-        dropped_s=dropped_ns / NS_PER_S,
-        motion_error_rms_ms=math.sqrt(err_sq / err_count) / NS_PER_MS if err_count else 0.0,
-        motion_error_max_ms=err_max / NS_PER_MS,
-        judder_rms_ms=math.sqrt(jud_sq / err_count) / NS_PER_MS if err_count else 0.0,
-        judder_max_ms=jud_max / NS_PER_MS,
+        drift_s=int(drift_ns[-1]) / NS_PER_S,
+        max_abs_drift_s=int(np.abs(drift_ns).max()) / NS_PER_S,
+        max_updates_per_frame=int(updates.max()),
+        dropped_s=pacer.dropped_ns / NS_PER_S,
+        motion_error_rms_ms=_rms(err) / NS_PER_MS,
+        motion_error_max_ms=_max_abs(err) / NS_PER_MS,
+        judder_rms_ms=_rms(jud) / NS_PER_MS,
+        judder_max_ms=_max_abs(jud) / NS_PER_MS,
         vsync_detected=detector.verdict,
         refresh_estimate_hz=detector.refresh_hz,
-        update_histogram={str(k): histogram[k] for k in sorted(histogram)},
+        update_histogram={str(int(v)): int(c) for v, c in zip(values, counts, strict=True)},
         frames=loop.frames,
         bend_s=getattr(pacer, "bend_ns", 0) / NS_PER_S,
         refresh_at_120_hz=refresh_at_120,
         verdict_changes=verdict_changes,
         mode_frames=mode_frames,
         digits="".join(digits),
-        drift_trace=drift_trace,
+        drift_trace=list(
+            zip((real_ns / NS_PER_S).tolist(), (drift_ns / NS_PER_MS).tolist(), strict=True)
+        )
+        if traces
+        else [],
         motion_trace=motion_trace,
-        update_trace=update_trace,
+        update_trace=updates.tolist() if traces else [],
     )
+
+
+def _rms(values: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(values * values))) if values.size else 0.0
+
+
+def _max_abs(values: np.ndarray) -> float:
+    return float(np.abs(values).max()) if values.size else 0.0
 
 
 def as_fraction(value: float) -> Fraction:
