@@ -759,10 +759,15 @@ def load_level(path: Path | str) -> Level:
             gids = loader.tile_data(layer, width, height)
             loader.check_gids(gids, width, ranges, where)
             if is_solid or is_one_way:
-                grid = solid if is_solid else one_way
+                grid, other = (solid, one_way) if is_solid else (one_way, solid)
                 for index, raw_gid in enumerate(gids):
                     if mask_gid(raw_gid):
                         row, column = divmod(index, width)
+                        if other[row][column]:
+                            raise loader.error(
+                                f"tile at column {column}, row {row} is both solid and one_way",
+                                where,
+                            )
                         grid[row][column] = True
         elif kind == "objectgroup":
             items = layer.get("objects", [])
@@ -778,11 +783,6 @@ def load_level(path: Path | str) -> Level:
                 objects.append((item, offset))
         elif kind != "imagelayer":
             raise loader.error(f"unknown layer type {kind!r}", where)
-
-    for row in range(height):
-        for column in range(width):
-            if solid[row][column] and one_way[row][column]:
-                raise loader.error(f"tile at column {column}, row {row} is both solid and one_way")
 
     return _build_level(loader, name, width, height, tile_px, solid, one_way, objects)
 

@@ -387,7 +387,7 @@ ERROR_CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("hazard point", _hazard_point, 'object 5 "spikes": hazard must be a rectangle'),
     ("rotated", _rotated, 'object 5 "spikes": hazard must not be rotated'),
     ("path shape", _path_not_polyline, 'object 7 "route": path must be a polyline'),
-    ("overlap", _overlap, "tile at column 5, row 3 is both solid and one_way"),
+    ("overlap", _overlap, 'layer "ledges": tile at column 5, row 3 is both solid and one_way'),
 ]
 
 
