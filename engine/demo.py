@@ -70,9 +70,9 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
             self.static_shapes = arcade.shape_list.ShapeElementList()
             self._build_level()
             rng = random.Random(seed)
-            for i in range(body_count):
+            self.hero = self._spawn(rng, 0)
+            for i in range(1, body_count):
                 self._spawn(rng, i)
-            self.hero = self.world.bodies[0]
             self.sync = SpriteSync(self.world, self.sprites)
             cam = config.camera
             self.follow = FollowCamera(
@@ -119,7 +119,7 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
             self.world.add(self.platform, shape, sprite=sprite)
             self._platform_start_x = self.platform.position.x
 
-        def _spawn(self, rng: random.Random, i: int) -> None:
+        def _spawn(self, rng: random.Random, i: int) -> pymunk.Body:
             mass = 1.0
             x = 200 + (i % 30) * 66 + rng.uniform(-6, 6)
             y = 500 + (i // 30) * 70
@@ -144,6 +144,7 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
             shape.elasticity = 0.2
             self.sprites.append(sprite)
             self.world.add(body, shape, sprite=sprite)
+            return body
 
         def on_tick(self, tick: int, snapshot: Any) -> None:
             # the platform moves back and forth along its path: velocity from the tick, exactly

@@ -105,6 +105,7 @@ __all__ = [
     "main",
     "mask_gid",
     "merge_tiles",
+    "summary_line",
 ]
 
 SOLID_COLLISION_TYPE = 1
@@ -394,20 +395,24 @@ def _tile_rect_to_px(tile_rect: TileRect, tile_size_px: int, map_height_px: int)
 
 
 def _quoted(text: str) -> str:
+    """Wrap ``text`` in double quotes for a message (inner double quotes become single)."""
     return '"' + text.replace('"', "'") + '"'
 
 
 def _type_name(value: object) -> str:
+    """Name a JSON value's type the way Tiled does (``string``, not ``str``)."""
     return {bool: "bool", int: "int", float: "float", str: "string"}.get(
         type(value), type(value).__name__
     )
 
 
 def _is_number(value: object) -> bool:
+    """True for int and float, but not bool (``True`` is an int in Python)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _object_where(raw: Mapping[str, Any]) -> str:
+    """``object 17 "lift"``, or ``object 17`` for an unnamed object."""
     name = raw.get("name")
     where = f"object {raw.get('id', '?')}"
     return f"{where} {_quoted(name)}" if isinstance(name, str) and name else where
@@ -440,11 +445,13 @@ class _Loader:
         self.base_dir = path.parent
 
     def error(self, detail: str, where: str | None = None) -> LevelError:
+        """Build (not raise) a :class:`LevelError` for this file."""
         return LevelError(self.source, detail, where)
 
     # -- small typed getters -------------------------------------------------------------------
 
     def positive_int(self, raw: Mapping[str, Any], key: str, where: str | None) -> int:
+        """Read ``raw[key]`` as a whole number ``> 0``."""
         value = raw.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             shown = "missing" if value is None else repr(value)
@@ -452,6 +459,7 @@ class _Loader:
         return value
 
     def number(self, raw: Mapping[str, Any], key: str, where: str, default: float = 0.0) -> float:
+        """Read ``raw[key]`` as a finite number (``default`` when absent)."""
         value = raw.get(key, default)
         if not _is_number(value) or not math.isfinite(value):
             raise self.error(f'"{key}" must be a number, got {value!r}', where)
@@ -492,6 +500,7 @@ class _Loader:
         return result
 
     def flag(self, props: Mapping[str, PropertyValue], name: str, where: str) -> bool:
+        """Read an optional bool custom property (absent means False)."""
         value = props.get(name, False)
         if not isinstance(value, bool):
             raise self.error(
@@ -503,6 +512,7 @@ class _Loader:
     # -- tilesets ------------------------------------------------------------------------------
 
     def check_image(self, image: object, base_dir: Path, where: str) -> None:
+        """Fail unless ``image`` names an existing file relative to ``base_dir``."""
         if not isinstance(image, str) or not image:
             raise self.error(f'"image" must be a file name, got {image!r}', where)
         image_path = base_dir / image
@@ -582,6 +592,7 @@ class _Loader:
 
     @staticmethod
     def layer_where(layer: Mapping[str, Any]) -> str:
+        """``layer "solid"`` for messages."""
         name = layer.get("name")
         return f"layer {_quoted(name)}" if isinstance(name, str) else f"layer {layer.get('id')}"
 
@@ -659,6 +670,7 @@ class _Loader:
     def object_rect(
         self, raw: Mapping[str, Any], where: str, offset: tuple[float, float], height_px: int
     ) -> Rect:
+        """An object's area in engine px (see "Coordinates" in the module docstring)."""
         x = self.number(raw, "x", where) + offset[0]
         y = self.number(raw, "y", where) + offset[1]
         width = self.number(raw, "width", where)
@@ -673,6 +685,7 @@ class _Loader:
 
     @staticmethod
     def object_shape(raw: Mapping[str, Any]) -> str:
+        """What Tiled tool drew the object: point, ellipse, polygon, polyline, text, tile or rectangle."""
         for key in ("point", "ellipse", "polygon", "polyline", "text"):
             if raw.get(key):
                 return key
@@ -681,6 +694,7 @@ class _Loader:
     def polyline_points(
         self, raw: Mapping[str, Any], where: str, offset: tuple[float, float], height_px: int
     ) -> tuple[tuple[float, float], ...]:
+        """A polyline's absolute points in engine px (Tiled stores them relative to x, y)."""
         x = self.number(raw, "x", where) + offset[0]
         y = self.number(raw, "y", where) + offset[1]
         points = raw.get("polyline")

@@ -356,6 +356,14 @@ def _path_not_polyline(data: dict[str, Any]) -> None:
     del _obj(data, 7)["polyline"]
 
 
+def _both_flags(data: dict[str, Any]) -> None:
+    data["layers"][1]["properties"].append({"name": "solid", "type": "bool", "value": True})
+
+
+def _zstd(data: dict[str, Any]) -> None:
+    data["layers"][0].update(encoding="base64", compression="zstd", data="AAAA")
+
+
 def _overlap(data: dict[str, Any]) -> None:
     data["layers"][1]["data"][23] = 2  # bottom-right cell is already solid
 
@@ -387,6 +395,8 @@ ERROR_CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("hazard point", _hazard_point, 'object 5 "spikes": hazard must be a rectangle'),
     ("rotated", _rotated, 'object 5 "spikes": hazard must not be rotated'),
     ("path shape", _path_not_polyline, 'object 7 "route": path must be a polyline'),
+    ("both flags", _both_flags, 'layer "ledges": a tile layer cannot be both solid and one_way'),
+    ("zstd", _zstd, 'layer "solid": zstd compression is not supported'),
     ("overlap", _overlap, 'layer "ledges": tile at column 5, row 3 is both solid and one_way'),
 ]
 
