@@ -23,7 +23,6 @@ refresh per frame (``display_hz``), as fast as the machine allows, or in wall ti
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import arcade
@@ -108,7 +107,7 @@ class Engine:
             window.set_vsync(vsync)
             present = window.flip
         fps_limit = config.video.fps_limit
-        limiter_hz = Fraction(repr(fps_limit)) if fps_limit else self.tick_rate.rate_hz
+        limiter_hz = TickRate.from_hz(fps_limit).rate_hz if fps_limit else self.tick_rate.rate_hz
         self.loop = GameLoop(
             clock=self.clock,
             pacer=self.pacer,

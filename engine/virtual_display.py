@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from engine.timing import Clock, ManualClock
+from engine.timing import Clock, ManualClock, TickRate
 from engine.timing.clock import NS_PER_S
 
 
@@ -34,10 +34,7 @@ class VirtualDisplay:
     ) -> None:
         self.clock = clock
         self._flip = flip
-        rate = Fraction(repr(refresh_hz)) if isinstance(refresh_hz, float) else Fraction(refresh_hz)
-        if rate <= 0:
-            raise ValueError(f"display rate must be > 0 Hz, got {refresh_hz}")
-        self.refresh_hz = rate
+        self.refresh_hz: Fraction = TickRate.from_hz(refresh_hz).rate_hz  # exact; refuses <= 0
         self.vsync = vsync
         self._origin_ns = clock.now_ns()
         self._last_vblank = 0

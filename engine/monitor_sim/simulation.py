@@ -24,7 +24,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -327,8 +326,3 @@ def _rms(values: np.ndarray) -> float:
 
 def _max_abs(values: np.ndarray) -> float:
     return float(np.abs(values).max()) if values.size else 0.0
-
-
-def as_fraction(value: float) -> Fraction:
-    """A float rate read by its shortest decimal (59.94 -> 2997/50)."""
-    return TickRate.from_hz(value).rate_hz

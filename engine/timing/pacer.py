@@ -34,8 +34,10 @@ behind real time, ``alpha = pending / step + 1/2``, which is the usual one-tick-
   integer multiple or divisor of it, runs a fixed cadence per vblank: N ticks every vblank or one tick
   every M vblanks. No double or zero-update frames from noise; the game runs at the display's speed
   (59.94 Hz runs the game 0.1 % slow) and the difference is reported as :attr:`FramePacer.bend_ns`.
-  Renders the newest state (lockstep, no interpolation latency) or, for one tick every M vblanks,
-  evenly spaced in-between states. Falls back to ``strict`` when the display does not allow it.
+  Each vblank is accounted as exactly ``N`` steps (or ``1/M`` step), so pending time and alpha stay
+  put frame after frame, switching to and from ``strict`` is seamless, and noise never moves a tick.
+  A present whose measured interval disagrees with its vblank count (vsync just switched off) is
+  accounted as measured time. Falls back to ``strict`` when the display does not allow a cadence.
 * ``auto`` — ``locked`` when it can, ``interpolated`` on other vsync'd refresh rates (75, 144 Hz…),
   ``strict`` when vsync is off, unknown, or ignored by the driver.
 
