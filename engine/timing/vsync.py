@@ -6,10 +6,7 @@ about those timestamps:
 
 1. **Blocking.** With vsync on, a present waits for the next vblank, so the time spent inside the
    present call (``block_ns``) is noticeably above zero on most frames; with vsync off (or a
-   variable-refresh panel below its maximum rate) it returns at once. Each frame casts a vote; the
-   verdict flips only when a large majority of the last ``vote_window_frames`` votes disagree with it
-   (hysteresis), so one slow frame never flips it, and a real switch is noticed within a window.
-   When the caller cannot measure blocking, the vote falls back to fact 2.
+   variable-refresh panel below its maximum rate) it returns at once.
 2. **A vblank grid.** With vsync on, presents land on a grid ``t = phase + period * n`` plus a little
    wake-up noise, where ``n`` counts vblanks. The detector assigns each present its vblank index
    (``n`` grows by ``round(interval / period)``, so frames that miss a vblank are fine) and fits the
@@ -18,6 +15,12 @@ about those timestamps:
    59.94 Hz from 60 Hz. The fitted line also gives each present's *noise-free* time
    (:attr:`PresentEstimate.smooth_ns`) and the exact number of vblanks between presents
    (:attr:`PresentEstimate.vblanks`): the pacing policies use these instead of the noisy raw times.
+
+Each frame votes "vsync on" when its present blocked *and* landed on the grid (a present can block
+for other reasons: a software renderer's swap copies pixels for milliseconds); without a blocking
+measurement, the grid alone decides. The verdict flips only when a large majority of the last
+``vote_window_frames`` votes disagree with it (hysteresis), so one slow frame never flips it and a
+real switch is noticed within a window.
 
 A loop whose every frame takes two vblanks cannot, from timestamps, be told from a display at half
 the rate. The game loop therefore *probes* at start-up: a few present-only frames (no render) run at
@@ -47,7 +50,9 @@ class VsyncSettings:
         grid_window_frames: Presents kept for the least-squares grid fit.
         grid_tolerance: Largest distance from the grid, as a fraction of the period, for a present
             to count as on the grid.
-        grid_reset_misses: Consecutive off-grid presents after which the grid is rebuilt.
+        grid_reset_misses: Off-grid presents among the last ``2 * grid_reset_misses`` after which the
+            grid is rebuilt (so a grid locked onto a wrong multiple of the period, which still
+            catches every few presents, does not survive).
     """
 
     vote_window_frames: int = 30
@@ -80,6 +85,7 @@ class _VblankGrid:
     """Least-squares fit of ``t = phase + period * n`` over a sliding window, in exact integers."""
 
     __slots__ = (
+        "_miss_count",
         "_misses",
         "_n",
         "_origin_ns",
@@ -100,13 +106,20 @@ class _VblankGrid:
         self._phase_ns = 0.0
         self._origin_ns = 0
         self._n = 0
-        self._misses = 0
+        self._misses: deque[bool] = deque(maxlen=2 * settings.grid_reset_misses)  # True = on grid
+        self._miss_count = 0
 
     def reset(self) -> None:
         self._points.clear()
         self._s = [0, 0, 0, 0, 0]
         self.period_ns = None
-        self._misses = 0
+        self._misses.clear()
+        self._miss_count = 0
+
+    def restart(self) -> None:
+        """Forget the grid and the recent presents: build a new grid from what comes next."""
+        self._recent.clear()
+        self.reset()
 
     @property
     def established(self) -> bool:
@@ -179,12 +192,16 @@ class _VblankGrid:
         n = self._n + vblanks
         residual = present_ns - self._origin_ns - self._predict(n)
         # Two presents on one vblank cannot happen with vsync: such a present is off the grid.
-        if vblanks < 1 or abs(residual) > period * self.settings.grid_tolerance:
-            self._misses += 1
-            if self._misses >= self.settings.grid_reset_misses:
+        hit = vblanks >= 1 and abs(residual) <= period * self.settings.grid_tolerance
+        misses = self._misses
+        if len(misses) == misses.maxlen and not misses[0]:
+            self._miss_count -= 1
+        misses.append(hit)
+        if not hit:
+            self._miss_count += 1
+            if self._miss_count >= self.settings.grid_reset_misses:
                 self.reset()
             return None, None
-        self._misses = 0
         self._n = n
         self._add_point(n, present_ns - self._origin_ns)
         return self._smooth(n), vblanks
@@ -204,7 +221,7 @@ class VsyncDetector:
     been seen, then ``True``/``False``) and :attr:`refresh_hz`.
     """
 
-    __slots__ = ("_grid", "_on_votes", "_votes", "frames", "settings", "verdict")
+    __slots__ = ("_grid", "_last_blocked", "_on_votes", "_votes", "frames", "settings", "verdict")
 
     def __init__(self, settings: VsyncSettings | None = None) -> None:
         self.settings = settings or VsyncSettings()
@@ -213,6 +230,7 @@ class VsyncDetector:
         self._on_votes = 0
         self.verdict: bool | None = None
         self.frames = 0
+        self._last_blocked = True
 
     @property
     def refresh_hz(self) -> float | None:
@@ -241,19 +259,22 @@ class VsyncDetector:
         Returns:
             The present's place on the vblank grid, if any.
         """
-        if self.verdict is False and not probe:
-            # No vblanks to fit while vsync is off: only remember the recent presents, so the grid
-            # can be rebuilt at once if vsync comes back.
+        blocked = block_ns is None or block_ns >= self.settings.block_on_ns
+        if self.verdict is False and blocked and not self._last_blocked:
+            self._grid.restart()  # presents wait again: fit them alone, not the free-running ones
+        self._last_blocked = blocked
+        if self.verdict is False and not probe and not blocked:
+            # Vsync off and this present did not wait: nothing to fit. Only remember it, so the
+            # grid can be rebuilt at once when presents start waiting for vblanks again.
             self._grid.remember(present_ns)
             smooth_ns = vblanks = None
         else:
             smooth_ns, vblanks = self._grid.add(present_ns)
         if not probe:
             self.frames += 1
-            if block_ns is not None:
-                vote = block_ns >= self.settings.block_on_ns
-            else:
-                vote = smooth_ns is not None
+            # On the vblank grid, and (when measured) held up by the present: a present that blocks
+            # off the grid is waiting on something else, e.g. a software swap copying pixels.
+            vote = smooth_ns is not None and blocked
             self._vote(vote)
         return PresentEstimate(present_ns, smooth_ns, vblanks)
 
