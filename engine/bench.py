@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.launch import OneLineParser
+from engine.launch import OneLineParser, count_arg
 from engine.pacing_bench import bench_pacing, format_pacing
 
 DEFAULT_SIZES = (1_000, 10_000)
@@ -208,16 +208,6 @@ def format_interpolation(rows: list[dict[str, float | int]], frames: int) -> str
     return "\n".join(lines)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The CLI parser: bad flags print one line and exit with status 2."""
     parser = OneLineParser(prog="python -m engine.bench", description="Engine micro-benchmarks.")
@@ -230,17 +220,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="run only this section (repeatable; default: all)",
     )
     parser.add_argument(
-        "--frames", type=_positive_int, default=DEFAULT_FRAMES, help="timed frames per route"
+        "--frames", type=count_arg("frames"), default=DEFAULT_FRAMES, help="timed frames per route"
     )
     parser.add_argument(
         "--seconds",
-        type=_positive_int,
+        type=count_arg("seconds"),
         default=10,
         help="seconds each loop runs in the pacing section (default 10)",
     )
     parser.add_argument(
         "--sizes",
-        type=_positive_int,
+        type=count_arg("sprite count"),
         nargs="+",
         default=list(DEFAULT_SIZES),
         help="sprite counts for the interpolation section",

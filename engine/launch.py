@@ -21,6 +21,7 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from engine.config import Config, add_config_arguments
@@ -33,24 +34,46 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def _positive_hz(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"display rate must be in 1..1000 Hz, got {text}")
-    return value
+def number_arg(
+    kind: str, *, minimum: float = 0.0, maximum: float | None = None, exclusive: bool = False
+) -> Callable[[str], float]:
+    """An argparse type for a finite number in a range, with one-line messages naming ``kind``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        if maximum is not None and not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(
+                f"{kind} must be in {minimum:g}..{maximum:g}, got {text}"
+            )
+        if exclusive and value <= minimum:
+            raise argparse.ArgumentTypeError(f"{kind} must be > {minimum:g}, got {text}")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum:g}, got {text}")
+        return value
+
+    parse.__name__ = kind  # argparse names the type in its messages
+    return parse
 
 
-def _frames(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"frames must be >= 1, got {text}")
-    return value
+def count_arg(kind: str, minimum: int = 1) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum}, got {text}")
+        return value
+
+    parse.__name__ = kind
+    return parse
 
 
 def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +85,7 @@ def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--display-hz",
-        type=_positive_hz,
+        type=number_arg("display rate", minimum=1, maximum=1000),
         default=60.0,
         help="refresh rate of the virtual display with --headless (default 60)",
     )
@@ -71,7 +94,9 @@ def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --headless, pace frames in wall time instead of as fast as possible",
     )
-    parser.add_argument("--frames", type=_frames, default=None, help="stop after N frames")
+    parser.add_argument(
+        "--frames", type=count_arg("frames"), default=None, help="stop after N frames"
+    )
     parser.add_argument(
         "--screenshot", metavar="FILE.png", default=None, help="save the last frame as a PNG"
     )

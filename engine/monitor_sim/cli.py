@@ -13,48 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections.abc import Sequence
 
-from engine.launch import OneLineParser
+from engine.launch import OneLineParser, count_arg, number_arg
 from engine.monitor_sim.policies import ALL_POLICIES
 from engine.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, simulate
 
 PROG = "python -m engine.monitor_sim"
-
-
-def _number(kind: str, *, positive: bool) -> type | object:
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-        if positive and value <= 0:
-            raise argparse.ArgumentTypeError(f"{kind} must be > 0, got {text}")
-        if not positive and value < 0:
-            raise argparse.ArgumentTypeError(f"{kind} must be >= 0, got {text}")
-        return value
-
-    parse.__name__ = kind
-    return parse
-
-
-def _count(kind: str, minimum: int) -> object:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum}, got {text}")
-        return value
-
-    parse.__name__ = kind
-    return parse
 
 
 def _policies(text: str) -> tuple[str, ...]:
@@ -84,68 +51,68 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--refresh-hz",
-        type=_number("refresh rate", positive=True),
+        type=number_arg("refresh rate", exclusive=True),
         default=60.0,
         help="display refresh rate in Hz (maximum rate with --vrr); default 60",
     )
     p.add_argument("--no-vsync", action="store_true", help="presents do not wait for vblank")
     p.add_argument(
         "--tick-hz",
-        type=_number("tick rate", positive=True),
+        type=number_arg("tick rate", exclusive=True),
         default=60.0,
         help="fixed update rate in Hz; default 60",
     )
     p.add_argument(
         "--updates",
-        type=_count("updates", 1),
+        type=count_arg("updates", 1),
         default=10_000,
         help="run until this many updates; default 10000",
     )
     p.add_argument(
         "--noise-ms",
-        type=_number("noise", positive=False),
+        type=number_arg("noise"),
         default=REFERENCE_NOISE_MS,
         help=f"half-range of the vblank wake-up noise; default {REFERENCE_NOISE_MS:.4f}",
     )
     p.add_argument(
         "--update-ms",
-        type=_number("update cost", positive=False),
+        type=number_arg("update cost"),
         default=0.01,
         help="cost of one update; default 0.01",
     )
     p.add_argument(
         "--render-ms",
-        type=_number("render cost", positive=False),
+        type=number_arg("render cost"),
         default=5.0,
         help="cost of rendering a frame; default 5",
     )
     p.add_argument(
         "--spike-ms",
-        type=_number("spike", positive=False),
+        type=number_arg("spike"),
         default=0.0,
         help="extra render cost of every --spike-every-th frame",
     )
     p.add_argument(
         "--spike-every",
-        type=_count("spike period", 0),
+        type=count_arg("spike period", 0),
         default=0,
         help="frames between spikes (0: none)",
     )
     p.add_argument(
         "--stall-s",
-        type=_number("stall", positive=False),
+        type=number_arg("stall"),
         default=0.0,
         help="one stall of this many seconds ...",
     )
     p.add_argument(
         "--stall-at",
-        type=_count("stall frame", 0),
+        type=count_arg("stall frame", 0),
         default=600,
         help="... at this frame; default 600",
     )
     p.add_argument(
         "--vsync-off-at",
-        type=_count("frame", 0),
+        type=count_arg("frame", 0),
         default=None,
         help="switch vsync off at this frame",
     )
@@ -160,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="aligned",
         help="aligned: clock and vblanks start together; random: anywhere",
     )
-    p.add_argument("--seed", type=_count("seed", 0), default=1, help="random seed; default 1")
+    p.add_argument("--seed", type=count_arg("seed", 0), default=1, help="random seed; default 1")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument(
         "--matrix",
@@ -169,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--workers",
-        type=_count("workers", 1),
+        type=count_arg("workers", 1),
         default=None,
         help="processes for --matrix; default: all cores",
     )
