@@ -35,7 +35,12 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def number_arg(
-    kind: str, *, minimum: float = 0.0, maximum: float | None = None, exclusive: bool = False
+    kind: str,
+    *,
+    minimum: float = 0.0,
+    maximum: float | None = None,
+    exclusive: bool = False,
+    unit: str = "",
 ) -> Callable[[str], float]:
     """An argparse type for a finite number in a range, with one-line messages naming ``kind``."""
 
@@ -85,7 +90,7 @@ def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--display-hz",
-        type=number_arg("display rate", minimum=1, maximum=1000),
+        type=number_arg("display rate", minimum=1, maximum=1000, unit=" Hz"),
         default=60.0,
         help="refresh rate of the virtual display with --headless (default 60)",
     )
