@@ -53,7 +53,7 @@ def number_arg(
             raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
         if maximum is not None and not minimum <= value <= maximum:
             raise argparse.ArgumentTypeError(
-                f"{kind} must be in {minimum:g}..{maximum:g}, got {text}"
+                f"{kind} must be in {minimum:g}..{maximum:g}{unit}, got {text}"
             )
         if exclusive and value <= minimum:
             raise argparse.ArgumentTypeError(f"{kind} must be > {minimum:g}, got {text}")
