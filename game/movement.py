@@ -13,11 +13,14 @@ Who owns gravity:
     The motor does. Its gravity comes from the designer's jump height and time to
     apex (see :attr:`PlayerTuning.gravity_px_s2`), not from ``[physics]``, so the
     game must keep the player body out of the space's gravity (for example a pymunk
-    ``velocity_func`` that ignores the gravity argument) and simply set
-    ``body.velocity = output.velocity_px_s`` before each physics step. The
-    velocity is in px/s with y up and *already includes* the velocity of a moving
-    platform the player stands on, so the platform carries the player without any
-    extra code in the game.
+    ``velocity_func`` that ignores the gravity argument) and set the body's velocity
+    from ``output.velocity_px_s`` before each physics step. Not blindly, though:
+    pymunk moves a body first and resolves collisions after, so a landing would sink
+    up to ``v * dt`` into the floor and a landing on a one-way platform would pass
+    through it. Clip the velocity against the geometry first (a sweep, as
+    :meth:`game.world_builder.LevelWorld.sweep` does). The velocity is in px/s with
+    y up and *already includes* the velocity of a moving platform the player stands
+    on, so the platform carries the player without any extra code in the game.
 
 Why the output is the average velocity of the tick:
     Within one tick gravity changes the velocity from ``v_start`` to ``v_end``. A
