@@ -6,7 +6,23 @@ Plays ``levels/level1.json`` (or ``--level FILE``, any Tiled map following the c
 runtime flags work as on ``python -m engine.demo``: ``--headless``, ``--display-hz``, ``--frames``,
 ``--screenshot``, ``--config``, ``--set`` (including the ``[player]`` tuning section).
 
-Menus, the pause screen, sounds, gamepads and input replays come with the rest of the sample game.
+Replays (see :mod:`game.replay_run` and :mod:`engine.replay`):
+
+``--record FILE``
+    Record every tick's input and state hash while playing, and save the replay atomically
+    when the run ends: the level is completed, ``--frames`` ran out, or the window was closed.
+``--replay FILE``
+    Play a replay back instead of live input. The level is the replay's level id looked up in
+    ``levels/`` (or ``--level``). Every recorded state hash is checked; the run ends when the
+    level is completed or the inputs run out, and the summary gains ``hash_ok`` (true: every
+    hash played so far matched; the key is absent when not replaying). A damaged or truncated
+    replay, one of another level or an edited level, another format version, or a playback
+    whose state differs from the recording stops with one line and exit status 2.
+
+With ``--record`` or ``--replay``, ``ticks`` counts the level's own ticks up to and including
+the completing tick, so the in-game time is the same at every display rate.
+
+Menus, the pause screen, sounds and gamepads come with the rest of the sample game.
 """
 
 from __future__ import annotations
@@ -15,9 +31,21 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.launch import OneLineParser, add_runtime_arguments, fail, is_headless
+from engine.replay import (
+    Replay,
+    ReplayError,
+    ReplayMismatch,
+    hash_level_file,
+    load_replay,
+    save_replay,
+)
 from game.movement import PlayerTuning
+
+if TYPE_CHECKING:  # importing it imports arcade, which must wait for the --headless flag
+    from game.replay_run import Recorder
 
 PROG = "python -m game"
 LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
@@ -26,13 +54,59 @@ EXTRA_SECTIONS = {"player": PlayerTuning}
 
 
 def build_parser() -> OneLineParser:
-    """The game's flags: the engine's runtime flags plus ``--level``."""
+    """The game's flags: the engine's runtime flags plus ``--level``, ``--record``, ``--replay``."""
     parser = OneLineParser(prog=PROG, description="Play the sample platformer.")
     add_runtime_arguments(parser)
     parser.add_argument(
-        "--level", type=Path, default=DEFAULT_LEVEL, help="Tiled map to play (default: level 1)"
+        "--level",
+        type=Path,
+        default=None,
+        help="Tiled map to play (default: level 1, or the replay's level with --replay)",
+    )
+    tape = parser.add_mutually_exclusive_group()
+    tape.add_argument(
+        "--record", type=Path, metavar="FILE", default=None, help="record the run to a replay file"
+    )
+    tape.add_argument(
+        "--replay", type=Path, metavar="FILE", default=None, help="play a replay file back"
     )
     return parser
+
+
+def replay_level_path(replay: Replay, source: Path) -> Path:
+    """The bundled level a replay was recorded on: its level id as a file name in ``levels/``.
+
+    Raises:
+        ReplayError: The level id is not a plain file name (it could point outside ``levels/``).
+    """
+    level_id = replay.level_id
+    if Path(level_id).name != level_id or level_id in (".", ".."):
+        raise ReplayError(source, f"level id {level_id!r} is not a file name in levels/")
+    return LEVELS_DIR / level_id
+
+
+def load_checked_replay(source: Path, level_arg: Path | None) -> tuple[Replay, Path]:
+    """Load a replay and find its level; check the level file is the one it was recorded on.
+
+    Args:
+        source: The replay file.
+        level_arg: ``--level`` if given; otherwise the replay's level id names the level.
+
+    Returns:
+        The replay and the level file to play it on.
+
+    Raises:
+        ReplayError: The replay is damaged, truncated, of an unsupported format version, or
+            recorded on another (or an edited) level.
+        LevelError: The level cannot be loaded.
+    """
+    from engine.tiled_level import load_level
+
+    replay = load_replay(source)
+    level_path = level_arg if level_arg is not None else replay_level_path(replay, source)
+    load_level(level_path)
+    load_replay(source, expect_level_hash=hash_level_file(level_path))
+    return replay, level_path
 
 
 def format_igt(ticks: int, rate: object) -> str:
@@ -47,7 +121,7 @@ def format_igt(ticks: int, rate: object) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Play; return the exit status."""
+    """Play (record, or play a replay back); return the exit status."""
     args = build_parser().parse_args(argv)
     headless = is_headless(args)
     from engine.config import config_from_args
@@ -55,26 +129,69 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     config = config_from_args(args, extra_sections=EXTRA_SECTIONS)
     tuning = config.section("player", PlayerTuning)
+    replay: Replay | None = None
+    level_path: Path = args.level if args.level is not None else DEFAULT_LEVEL
     try:
-        load_level(args.level)  # a broken level stops here with one line, before any window opens
-    except LevelError as exc:
+        # A broken level or replay stops here with one line, before any window opens.
+        if args.replay is not None:
+            replay, level_path = load_checked_replay(args.replay, args.level)
+        else:
+            load_level(level_path)
+    except (LevelError, ReplayError) as exc:
         print(exc, file=sys.stderr)
         return 2
+    if args.record is not None and not args.record.resolve().parent.is_dir():
+        fail(PROG, f"cannot record to {args.record}: the directory does not exist")
     from engine.app import Engine
     from engine.launch import open_window
-    from game.level_scene import LevelScene
+    from game.replay_run import Player, Recorder, TapedLevelScene
 
     window = open_window(config, headless=headless, prog=PROG)
     engine = Engine(
         window, config, headless=headless, display_hz=args.display_hz, realtime=args.realtime
     )
-    scene = LevelScene.for_engine(engine, args.level, tuning)
+    scene = TapedLevelScene.for_engine(engine, level_path, tuning)
+    player: Player | None = None
+    recorder: Recorder | None = None
+    try:
+        if replay is not None:
+            if replay.tick_rate_hz != engine.tick_rate.rate_hz:
+                raise ReplayError(
+                    args.replay,
+                    f"recorded at {replay.tick_rate_hz} ticks per second, the game runs "
+                    f"{engine.tick_rate.rate_hz} (set timing.tick_rate_hz to match)",
+                )
+            player = Player(replay, engine.actions, str(args.replay))
+            scene.tape = player
+        elif args.record is not None:
+            recorder = Recorder(engine.actions, level_path, engine.tick_rate.rate_hz)
+            scene.tape = recorder
+    except ReplayError as exc:
+        print(exc, file=sys.stderr)
+        window.close()
+        return 2
     engine.show(scene)
     report = None
-    while not engine.closed and not scene.completed:
-        if args.frames is not None and engine.loop.frames >= args.frames:
-            break
-        report = engine.run_frame()
+    try:
+        while not engine.closed and not scene.completed:
+            if args.frames is not None and engine.loop.frames >= args.frames:
+                break
+            if player is not None and player.finished:
+                break  # the replay's inputs ran out
+            report = engine.run_frame()
+    except ReplayMismatch as exc:
+        print(exc, file=sys.stderr)
+        if not engine.closed:
+            window.close()
+        return 2
+    finally:
+        if recorder is not None:
+            save_error = save_recording(recorder, args.record)
+    if recorder is not None and save_error is not None:
+        print(save_error, file=sys.stderr)
+        if not engine.closed:
+            window.close()
+        return 2
     if args.screenshot and report is not None:
         import arcade
 
@@ -83,24 +200,42 @@ def main(argv: Sequence[str] | None = None) -> int:
             arcade.get_image(0, 0, window.width, window.height).save(args.screenshot)
         except OSError as exc:
             fail(PROG, f"cannot write screenshot {args.screenshot}: {exc}")
-    ticks = engine.pacer.ticks
-    summary = {
+    # Taped runs count the level's own ticks (they stop at the completing tick); plain runs
+    # count every tick the engine ran, as before.
+    ticks = engine.pacer.ticks if scene.tape is None else scene.sim.ticks
+    summary: dict[str, object] = {
         "level": scene.level.name,
         "completed": scene.completed,
         "ticks": ticks,
         "igt": format_igt(ticks, engine.tick_rate),
         "coins": f"{scene.coins_collected}/{len(scene.level.coins)}",
     }
+    if player is not None:
+        summary["hash_ok"] = True  # a mismatch would have stopped the run above
     if args.json:
         print(json.dumps(summary))
     else:
         result = "complete" if summary["completed"] else "not complete"
-        print(
-            f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
-        )
+        line = f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
+        if player is not None:
+            line += f", replay hashes ok ({player.hashes_checked} checked)"
+        print(line)
     if not engine.closed:
         window.close()
     return 0
+
+
+def save_recording(recorder: Recorder, path: Path) -> ReplayError | None:
+    """Save a recording atomically; return the error instead of raising it.
+
+    It runs in a ``finally`` block (the run may have ended with the window closed or an
+    exception), where raising would hide the original exception.
+    """
+    try:
+        save_replay(recorder.to_replay(), path)
+    except ReplayError as exc:
+        return exc
+    return None
 
 
 if __name__ == "__main__":

@@ -1,0 +1,235 @@
+"""Replays of the sample game: ``python -m game --record`` / ``--replay`` and the bundled replays.
+
+The subprocess tests run the command as a player would. The ``gl`` test records live key input
+through the engine in this process and plays it back at another display rate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.config import load_config
+from engine.input import InputSnapshot
+from engine.replay import load_replay, save_replay
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLAYS_DIR = ROOT / "levels" / "replays"
+BUNDLED = {
+    "level1.replay": "First Steps",
+    "level2.replay": "Platforms",
+    "level3.replay": "The Climb",
+}
+LEVEL1_REPLAY = REPLAYS_DIR / "level1.replay"
+
+
+def game(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m game --headless ARGS`` from the repository root."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "game", "--headless", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=ROOT,
+    )
+
+
+def exact_igt(ticks: int) -> str:
+    """``ticks`` x 1/60 s as ``m:ss.mmm``, rounded down to the millisecond."""
+    total_ms = ticks * 1000 // 60
+    minutes, rest_ms = divmod(total_ms, 60_000)
+    return f"{minutes}:{rest_ms // 1000:02d}.{rest_ms % 1000:03d}"
+
+
+def assert_one_line_error(out: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    """Exit status 2, nothing on stdout, one stderr line containing every fragment."""
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    assert out.stdout == ""
+
+
+# ---------------------------------------------------------------------------------------------
+# The bundled replays
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("display_hz", ["60", "144"])
+@pytest.mark.parametrize("name", sorted(BUNDLED))
+def test_bundled_replay_completes_its_level_with_every_hash_matching(
+    name: str, display_hz: str
+) -> None:
+    path = REPLAYS_DIR / name
+    replay = load_replay(path)
+    assert replay.hash_every == 1 and all(h is not None for h in replay.hashes)
+    out = game("--replay", str(path), "--json", "--display-hz", display_hz)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["level"] == BUNDLED[name]
+    assert data["completed"] is True
+    assert data["hash_ok"] is True
+    assert data["ticks"] == replay.tick_count  # the recording ends at the completing tick
+    assert data["igt"] == exact_igt(data["ticks"])
+
+
+def test_replay_text_summary_is_one_line_and_says_the_hashes_matched() -> None:
+    out = game("--replay", str(LEVEL1_REPLAY))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("\n") == 1
+    assert out.stdout.startswith("First Steps: complete, ")
+    assert "replay hashes ok" in out.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Recording
+# ---------------------------------------------------------------------------------------------
+
+
+def test_record_then_replay_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "short.replay"
+    recorded = game("--record", str(path), "--frames", "90", "--json")
+    assert recorded.returncode == 0, recorded.stderr
+    summary = json.loads(recorded.stdout)
+    assert "hash_ok" not in summary  # only a playback checks hashes
+    replay = load_replay(path)
+    assert replay.level_id == "level1.json"
+    assert replay.tick_rate_hz == 60
+    assert replay.tick_count == summary["ticks"] > 0
+    assert all(h is not None for h in replay.hashes)
+    assert not list(tmp_path.glob(".*.tmp"))  # the atomic save left no temporary file
+
+    played = game("--replay", str(path), "--json", "--display-hz", "144")
+    assert played.returncode == 0, played.stderr
+    data = json.loads(played.stdout)
+    assert data["hash_ok"] is True
+    assert data["ticks"] == summary["ticks"]
+    assert data["completed"] is False  # idle input: the inputs ran out first
+
+
+def test_record_into_a_missing_directory_fails_before_playing(tmp_path: Path) -> None:
+    out = game("--record", str(tmp_path / "missing" / "run.replay"), "--frames", "5")
+    assert_one_line_error(out, "cannot record", "does not exist")
+
+
+def test_record_and_replay_together_are_refused(tmp_path: Path) -> None:
+    out = game("--record", str(tmp_path / "a.replay"), "--replay", str(LEVEL1_REPLAY))
+    assert out.returncode == 2
+    assert "not allowed with" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.gl
+def test_live_keys_recorded_at_60_hz_replay_at_144_hz(gl_window: Any, tmp_path: Path) -> None:
+    from engine.app import Engine
+    from engine.replay import ReplayMismatch
+    from game.movement import PlayerTuning
+    from game.replay_run import Player, Recorder, TapedLevelScene
+
+    level = ROOT / "levels" / "level1.json"
+    config = load_config(None)
+    tuning = PlayerTuning()
+
+    engine = Engine(gl_window, config, headless=True, display_hz=60.0, probe_frames=0)
+    scene = TapedLevelScene.for_engine(engine, level, tuning)
+    recorder = Recorder(engine.actions, level, engine.tick_rate.rate_hz)
+    scene.tape = recorder
+    engine.show(scene)
+    engine.sampler.press("right")
+    for frame in range(150):
+        if frame % 40 == 0:
+            engine.sampler.press("jump")
+        if frame % 40 == 25:
+            engine.sampler.release("jump")
+        engine.run_frame()
+    engine.close()
+    path = tmp_path / "live.replay"
+    save_replay(recorder.to_replay(), path)
+    final_hash = scene.state_hash()
+    assert scene.sim.player.position.x > 10 * tuning.tile_px  # the keys moved the player
+
+    replay = load_replay(path)
+    engine = Engine(gl_window, config, headless=True, display_hz=144.0, probe_frames=0)
+    scene = TapedLevelScene.for_engine(engine, level, tuning)
+    player = Player(replay, engine.actions, str(path))
+    scene.tape = player
+    engine.show(scene)
+    engine.sampler.press("left")  # live input is ignored during playback
+    try:
+        while not player.finished:
+            engine.run_frame()
+    except ReplayMismatch as exc:  # pragma: no cover - the message is the useful part
+        pytest.fail(str(exc))
+    finally:
+        engine.close()
+    assert player.hashes_checked == replay.tick_count
+    assert scene.state_hash() == final_hash
+
+
+# ---------------------------------------------------------------------------------------------
+# Replays that must be refused
+# ---------------------------------------------------------------------------------------------
+
+
+def test_an_edited_input_stops_at_the_first_differing_tick(tmp_path: Path) -> None:
+    replay = load_replay(LEVEL1_REPLAY)
+    edited_tick = 100
+    inputs = list(replay.inputs)
+    left = replay.action_map.mask(["left"])
+    inputs[edited_tick] = InputSnapshot(replay.action_map, left, 0, 0).encode()
+    assert inputs[edited_tick] != replay.inputs[edited_tick]
+    path = tmp_path / "edited.replay"
+    save_replay(dataclasses.replace(replay, inputs=tuple(inputs)), path)  # a valid checksum
+    out = game("--replay", str(path), "--json")
+    assert_one_line_error(
+        out,
+        "edited.replay",
+        f"state at tick {edited_tick} ",
+        f"tick {edited_tick - 1} still matched",
+    )
+
+
+def test_a_truncated_replay_is_refused(tmp_path: Path) -> None:
+    data = LEVEL1_REPLAY.read_bytes()
+    path = tmp_path / "cut.replay"
+    path.write_bytes(data[: len(data) // 2])
+    assert_one_line_error(game("--replay", str(path)), "cut.replay", "truncated")
+
+
+def test_a_replay_of_another_level_is_refused(tmp_path: Path) -> None:
+    replay = load_replay(LEVEL1_REPLAY)
+    path = tmp_path / "other.replay"
+    save_replay(dataclasses.replace(replay, level_hash="0" * 32), path)
+    assert_one_line_error(game("--replay", str(path)), "other.replay", "changed since recording")
+    # the right replay played on the wrong level file (--level) is refused the same way
+    out = game("--replay", str(LEVEL1_REPLAY), "--level", str(ROOT / "levels" / "level2.json"))
+    assert_one_line_error(out, "level1.replay", "changed since recording")
+
+
+def test_an_unsupported_format_version_is_refused(tmp_path: Path) -> None:
+    text = LEVEL1_REPLAY.read_text(encoding="utf-8")
+    assert text.startswith("platformer-replay 1\n")
+    path = tmp_path / "future.replay"
+    path.write_text(text.replace("platformer-replay 1", "platformer-replay 2", 1), encoding="utf-8")
+    assert_one_line_error(
+        game("--replay", str(path)), "future.replay", "unsupported format version 2"
+    )
+
+
+def test_a_missing_replay_or_unknown_level_id_is_refused(tmp_path: Path) -> None:
+    assert_one_line_error(game("--replay", str(tmp_path / "nope.replay")), "no such file")
+    replay = load_replay(LEVEL1_REPLAY)
+    path = tmp_path / "escape.replay"
+    save_replay(dataclasses.replace(replay, level_id="../level1.json"), path)
+    assert_one_line_error(game("--replay", str(path)), "escape.replay", "not a file name")
