@@ -48,9 +48,12 @@ wrapper holding the current state for convenience.
 
 import math
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from engine.smoothing import exp_approach, remaining_fraction_per_s
+
+if TYPE_CHECKING:
+    from engine.config import Config
 
 __all__ = [
     "Bounds",
@@ -98,6 +101,19 @@ class CameraSettings:
     pixel_snap: bool = True
     look_ahead_time_s: float = 0.5
     look_ahead_min_speed_px_s: float = 1.0
+
+    @classmethod
+    def from_config(cls, config: "Config") -> "CameraSettings":
+        """The settings the ``[camera]`` section and ``render.pixel_snap`` of a config ask for."""
+        camera = config.camera
+        return cls(
+            follow_time_s=camera.follow_time_s,
+            dead_zone_width_px=camera.dead_zone_width_px,
+            dead_zone_height_px=camera.dead_zone_height_px,
+            look_ahead_px=camera.look_ahead_px,
+            clamp_to_level=camera.clamp_to_level,
+            pixel_snap=config.render.pixel_snap,
+        )
 
     def __post_init__(self) -> None:
         for name in (

@@ -74,17 +74,7 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
             for i in range(1, body_count):
                 self._spawn(rng, i)
             self.sync = SpriteSync(self.world, self.sprites)
-            cam = config.camera
-            self.follow = FollowCamera(
-                CameraSettings(
-                    follow_time_s=cam.follow_time_s,
-                    dead_zone_width_px=cam.dead_zone_width_px,
-                    dead_zone_height_px=cam.dead_zone_height_px,
-                    look_ahead_px=cam.look_ahead_px,
-                    clamp_to_level=cam.clamp_to_level,
-                    pixel_snap=config.render.pixel_snap,
-                )
-            )
+            self.follow = FollowCamera(CameraSettings.from_config(config))
             self.camera = arcade.Camera2D()
             self.follow.teleport(
                 *self.hero.position, viewport_px=self._viewport(), level_bounds_px=self._bounds()

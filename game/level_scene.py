@@ -261,17 +261,7 @@ class LevelScene(Scene):
             self._coin_list.append(sprite)
         engine = getattr(self, "engine", None)
         if engine is not None:
-            cam = engine.config.camera
-            self.follow.set_settings(
-                CameraSettings(
-                    follow_time_s=cam.follow_time_s,
-                    dead_zone_width_px=cam.dead_zone_width_px,
-                    dead_zone_height_px=cam.dead_zone_height_px,
-                    look_ahead_px=cam.look_ahead_px,
-                    clamp_to_level=cam.clamp_to_level,
-                    pixel_snap=engine.config.render.pixel_snap,
-                )
-            )
+            self.follow.set_settings(CameraSettings.from_config(engine.config))
         self._camera = arcade.Camera2D()
         self._hud_camera = arcade.Camera2D()
         self._hud_text = arcade.Text(
