@@ -136,8 +136,6 @@ class GameLoop:
         self._frame = FrameTime(real_ns=clock.now_ns())
         #: Game frames run so far.
         self.frames = 0
-        #: The latest frame's report.
-        self.last_report: FrameReport | None = None
 
     @property
     def frame_time(self) -> FrameTime:
@@ -199,7 +197,6 @@ class GameLoop:
             refresh_hz,
         )
         self.frames += 1
-        self.last_report = report
         return report
 
     def _run_probe(self) -> FrameReport:

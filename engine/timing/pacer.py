@@ -215,22 +215,22 @@ class FramePacer:
     @property
     def dropped_ns(self) -> int:
         """Total time dropped by the hitch guard and by :meth:`resync`."""
-        return self._dropped_u // self._units_per_ns
+        return self.tick_rate.units_to_ns(self._dropped_u)
 
     @property
     def pending_ns(self) -> int:
         """Measured time not yet simulated (within half a tick of zero outside ``locked``)."""
-        return self._pending_u // self._units_per_ns
+        return self.tick_rate.units_to_ns(self._pending_u)
 
     @property
     def elapsed_ns(self) -> int:
         """Total frame time measured since the first frame."""
-        return self._elapsed_u // self._units_per_ns
+        return self.tick_rate.units_to_ns(self._elapsed_u)
 
     @property
     def bend_ns(self) -> int:
         """How much more game time than real time the ``locked`` cadence has produced."""
-        return self._bend_u // self._units_per_ns
+        return self.tick_rate.units_to_ns(self._bend_u)
 
     @property
     def cadence(self) -> Cadence | None:

@@ -121,10 +121,6 @@ class _VblankGrid:
         self._recent.clear()
         self.reset()
 
-    @property
-    def established(self) -> bool:
-        return self.period_ns is not None
-
     def _add_point(self, n: int, t_rel: int) -> None:
         s = self._s
         s[0] += 1
