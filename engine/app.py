@@ -30,6 +30,7 @@ import arcade
 from engine.config import Config
 from engine.debug_overlay import DebugOverlay
 from engine.frame_stats import FrameStats
+from engine.gamepad import GamepadInput
 from engine.input import ActionMap, InputSampler
 from engine.input_keys import KeyBindings, bindings_from_input_config
 from engine.scene import Scene
@@ -125,6 +126,10 @@ class Engine:
             tuple(a for a in self.bindings.action_map if a != DEBUG_OVERLAY_ACTION)
         )
         self.sampler = InputSampler(self.actions)
+        #: Gamepads feed the same sampler as the keyboard (none are read when headless).
+        self.gamepads = GamepadInput(config.gamepad, self.sampler)
+        if not headless:
+            self.gamepads.attach()
         self.stats = FrameStats.from_config(
             config.debug, pacer=self.pacer, target_hz=float(self.tick_rate.rate_hz)
         )
@@ -171,6 +176,7 @@ class Engine:
     def close(self) -> None:
         """Stop the loop and remove the engine's event handlers (the window stays open)."""
         self._closed = True
+        self.gamepads.close()
         self.window.remove_handlers(
             on_key_press=self._on_key_press,
             on_key_release=self._on_key_release,

@@ -89,11 +89,13 @@ from typing import Any, TypeVar
 
 __all__ = [
     "DEFAULT_CONFIG_PATH",
+    "GAMEPAD_CONTROLS",
     "AudioConfig",
     "CameraConfig",
     "Config",
     "ConfigError",
     "DebugConfig",
+    "GamepadConfig",
     "InputConfig",
     "LiveSplitConfig",
     "PhysicsConfig",
@@ -104,6 +106,7 @@ __all__ = [
     "add_config_arguments",
     "config_from_args",
     "defaults_toml",
+    "gamepad_binding",
     "key_binding",
     "key_names",
     "load_config",
@@ -360,7 +363,47 @@ class InputConfig:
     pause: tuple[str, ...] = key_binding(("ESCAPE", "P"), "Pause and resume.")
     restart: tuple[str, ...] = key_binding(("R",), "Restart the current level.")
     reset_run: tuple[str, ...] = key_binding(("BACKSPACE",), "Reset the whole run and timer.")
+    confirm: tuple[str, ...] = key_binding(("ENTER",), "Choose a menu item (jump chooses too).")
     debug_overlay: tuple[str, ...] = key_binding(("F3",), "Toggle the debug overlay.")
+
+
+GAMEPAD_CONTROLS: tuple[str, ...] = (
+    "a", "b", "x", "y", "back", "start", "guide", "leftshoulder", "rightshoulder",
+    "leftstick", "rightstick", "dpleft", "dpright", "dpup", "dpdown",
+    "leftstick_left", "leftstick_right", "leftstick_up", "leftstick_down",
+    "lefttrigger", "righttrigger",
+)  # fmt: skip
+"""Gamepad control names: pyglet's buttons, the d-pad directions, the left stick pushed in
+one direction past ``[gamepad] deadzone``, and the analogue triggers pulled past it."""
+
+
+def gamepad_binding(default: tuple[str, ...], doc: str) -> tuple[str, ...]:
+    """Declare a gamepad-binding key: a list of names from :data:`GAMEPAD_CONTROLS`."""
+    return field(default=default, metadata={"doc": doc, "choices": GAMEPAD_CONTROLS})
+
+
+@dataclass(frozen=True, slots=True)
+class GamepadConfig:
+    """Gamepad bindings (any controller pyglet knows, named like an Xbox pad).
+
+    Each action lists gamepad controls; the actions are those of ``[input]``.
+    """
+
+    enabled: bool = setting(True, "Read connected gamepads (hot-plugging works too).")
+    deadzone: float = setting(
+        0.5, "How far a stick or trigger must move to count as pressed (0..1).", min=0.05, max=0.95
+    )
+    left: tuple[str, ...] = gamepad_binding(("dpleft", "leftstick_left"), "Move left.")
+    right: tuple[str, ...] = gamepad_binding(("dpright", "leftstick_right"), "Move right.")
+    up: tuple[str, ...] = gamepad_binding(("dpup", "leftstick_up"), "Look or climb up; menu up.")
+    down: tuple[str, ...] = gamepad_binding(
+        ("dpdown", "leftstick_down"), "Crouch or drop down; menu down."
+    )
+    jump: tuple[str, ...] = gamepad_binding(("a",), "Jump (hold for a higher jump).")
+    pause: tuple[str, ...] = gamepad_binding(("start",), "Pause and resume.")
+    restart: tuple[str, ...] = gamepad_binding(("y",), "Restart the current level.")
+    reset_run: tuple[str, ...] = gamepad_binding(("back",), "Reset the whole run and timer.")
+    confirm: tuple[str, ...] = gamepad_binding((), "Choose a menu item (jump chooses too).")
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +465,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     physics: PhysicsConfig = field(default_factory=PhysicsConfig)
     input: InputConfig = field(default_factory=InputConfig)
+    gamepad: GamepadConfig = field(default_factory=GamepadConfig)
     speedrun: SpeedrunConfig = field(default_factory=SpeedrunConfig)
     audio: AudioConfig = field(default_factory=AudioConfig)
     debug: DebugConfig = field(default_factory=DebugConfig)
@@ -565,6 +609,8 @@ def _describe(tp: Any, meta: Mapping[str, Any]) -> str:
     if typing.get_origin(tp) is tuple:
         if meta.get("key_names"):
             return "a list of key names (python -m engine.config --keys lists them)"
+        if "choices" in meta:
+            return "a list of names from: " + ", ".join(meta["choices"])
         return f"a list of {_PLURALS[typing.get_args(tp)[0]]}"
     if tp is bool:
         return "true or false"
@@ -690,6 +736,14 @@ def _convert(
                     f"{key} = {_show(value)}: {_toml_string(converted)} is not a key name{hint}; "
                     "must be key names like A, KEY_1, F1, LEFT, SPACE "
                     "(python -m engine.config --keys lists them)",
+                )
+            if "choices" in meta and converted not in meta["choices"]:
+                close = _suggest(converted, meta["choices"])
+                hint = f" (did you mean {_toml_string(close)}?)" if close else ""
+                raise ctx.error(
+                    path,
+                    f"{key} = {_show(value)}: {_toml_string(converted)} is unknown{hint}; "
+                    f"allowed: {', '.join(meta['choices'])}",
                 )
             items.append(converted)
         return tuple(items)

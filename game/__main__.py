@@ -1,9 +1,15 @@
 """``python -m game``: play the sample platformer.
 
-Plays ``levels/level1.json`` (or ``--level FILE``, any Tiled map following the conventions in
-``levels/README.md``) until the exit is reached or the window closes, then prints one summary line
-(``--json``: an object with ``level``, ``completed``, ``ticks``, ``igt``, ``coins``). The engine's
-runtime flags work as on ``python -m engine.demo``: ``--headless``, ``--display-hz``, ``--frames``,
+In a window, the game starts at the title screen (play a run through every level in
+``levels/``, or select one), with the pause menu, the fast restart key, level complete and
+final screens (:mod:`game.session`). ``--level FILE`` starts straight into any Tiled map that
+follows the conventions in ``levels/README.md``.
+
+Headless (``--headless``, for machines without a display), with ``--record`` or with
+``--replay``, one level is played (``--level FILE`` or level 1) until the exit is reached, the
+window closes or ``--frames`` run out. Every run ends with one summary line (``--json``: an
+object with ``level``, ``completed``, ``ticks``, ``igt``, ``coins``). The engine's runtime flags
+work as on ``python -m engine.demo``: ``--headless``, ``--display-hz``, ``--frames``,
 ``--screenshot``, ``--config``, ``--set`` (including the ``[player]`` tuning section).
 
 Replays (see :mod:`game.replay_run` and :mod:`engine.replay`):
@@ -21,12 +27,11 @@ Replays (see :mod:`game.replay_run` and :mod:`engine.replay`):
 
 With ``--record`` or ``--replay``, ``ticks`` counts the level's own ticks up to and including
 the completing tick, so the in-game time is the same at every display rate.
-
-Menus, the pause screen, sounds and gamepads come with the rest of the sample game.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -42,9 +47,14 @@ from engine.replay import (
     load_replay,
     save_replay,
 )
+from engine.speedrun_timer import format_time_ms
 from game.movement import PlayerTuning
 
-if TYPE_CHECKING:  # importing it imports arcade, which must wait for the --headless flag
+if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --headless flag
+    from engine.app import Engine
+    from engine.audio import SoundBank
+    from engine.config import Config
+    from engine.timing import TickRate
     from game.replay_run import Recorder
 
 PROG = "python -m game"
@@ -109,15 +119,9 @@ def load_checked_replay(source: Path, level_arg: Path | None) -> tuple[Replay, P
     return replay, level_path
 
 
-def format_igt(ticks: int, rate: object) -> str:
+def format_igt(ticks: int, rate: TickRate) -> str:
     """In-game time of ``ticks`` as ``m:ss.mmm`` (``h:mm:ss.mmm`` past an hour), exact."""
-    total_ms = rate.tick_time_ms(ticks)  # type: ignore[attr-defined]
-    hours, rest_ms = divmod(total_ms, 3_600_000)
-    minutes, rest_ms = divmod(rest_ms, 60_000)
-    seconds, ms = divmod(rest_ms, 1000)
-    if hours:
-        return f"{hours}:{minutes:02d}:{seconds:02d}.{ms:03d}"
-    return f"{minutes}:{seconds:02d}.{ms:03d}"
+    return format_time_ms(rate.tick_time_ms(ticks))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -150,7 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     engine = Engine(
         window, config, headless=headless, display_hz=args.display_hz, realtime=args.realtime
     )
-    scene = TapedLevelScene.for_engine(engine, level_path, tuning)
+    if not (headless or args.record or args.replay):
+        return play_session(engine, config, args)
+    scene = TapedLevelScene.for_engine(engine, level_path, tuning, sounds=game_sounds(config))
     player: Player | None = None
     recorder: Recorder | None = None
     try:
@@ -222,6 +228,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line)
     if not engine.closed:
         window.close()
+    return 0
+
+
+def game_sounds(config: Config) -> SoundBank:
+    """The game's sound effects, silent (one warning) without an audio device."""
+    from engine.audio import SoundBank
+    from game.level_scene import SOUND_FILES
+
+    return SoundBank.from_config(config.audio, SOUND_FILES)
+
+
+def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> int:
+    """Play with menus in the window until it closes; print the summary line."""
+    from game.session import GameSession, bundled_levels
+
+    levels = [args.level] if args.level is not None else bundled_levels(LEVELS_DIR)
+    session = GameSession(
+        engine, config.section("player", PlayerTuning), levels, sounds=game_sounds(config)
+    )
+    if args.level is not None:
+        session.start_level(0)
+    else:
+        session.show_title()
+    while not engine.closed:
+        if args.frames is not None and engine.loop.frames >= args.frames:
+            break
+        engine.run_frame()
+    ticks = session.run_ticks
+    summary = {
+        "level": session.level_names[session.level_index],
+        "completed": session.run_completed,
+        "ticks": ticks,
+        "igt": format_igt(ticks, engine.tick_rate),
+    }
+    print(json.dumps(summary) if args.json else " ".join(f"{k}={v}" for k, v in summary.items()))
+    if not engine.closed:
+        engine.window.close()
     return 0
 
 

@@ -1,10 +1,16 @@
-"""The sample game's level scene: a Tiled level, the player, coins, hazards and the exit.
+"""The level scene: a Tiled level, the player, coins, hazards and the exit.
 
 :class:`LevelScene` is a :class:`~engine.scene.Scene`: the engine calls :meth:`LevelScene.on_tick`
 once per fixed tick and :meth:`LevelScene.on_render` once per drawn frame. All the rules live in
 :class:`~game.world_builder.LevelWorld` (physics, the player motor, coins, checkpoints, hazards,
 exits); this module adds what is *drawn*: the map's tiles, coins not yet collected, the moving
-platforms, the player at its interpolated pose, a follow camera and the HUD.
+platforms, the player at its interpolated pose, a follow camera and the HUD; and what happens
+*around* the play: the pause menu, the fast restart key and the sounds.
+
+Pause and restart: ``pause`` (Esc, P, Start) freezes the level and shows a menu (resume, restart
+level, quit to title); ``restart`` (R) restarts at once. Restarting and quitting are the game's
+business, so the scene only calls ``on_restart`` / ``on_quit``; menu items whose callback is
+not given are left out. While paused no level tick runs, so the in-game time stops.
 
 Typical use::
 
@@ -23,21 +29,23 @@ in a lazy sprite list, created up front because the physics world registers them
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import arcade
 
+from engine.audio import SoundBank
 from engine.camera import CameraSettings, FollowCamera
 from engine.input import InputSnapshot
 from engine.scene import Scene
 from engine.sprite_sync import SpriteSync, TrackedSpriteList
 from engine.tiled_level import Level, load_level
+from game.menus import Menu, MenuPanel
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld, scale_level
 
-__all__ = ["COIN_TEXTURE", "PLAYER_TEXTURE", "InputScript", "LevelScene"]
+__all__ = ["COIN_TEXTURE", "PLAYER_TEXTURE", "SOUND_FILES", "InputScript", "LevelScene"]
 
 #: A scripted input source: the tick number in, that tick's input out.
 InputScript = Callable[[int], InputSnapshot]
@@ -48,6 +56,14 @@ BACKGROUND_COLOR = arcade.color.SKY_BLUE
 PLATFORM_COLOR = arcade.color.DARK_BROWN
 HUD_MARGIN_PX = 10
 HUD_FONT_SIZE = 14
+
+#: The level's sound effects (arcade's bundled Kenney sounds, CC0), by event.
+SOUND_FILES = {
+    "jump": ":resources:sounds/jump1.wav",
+    "coin": ":resources:sounds/coin1.wav",
+    "hurt": ":resources:sounds/hurt1.wav",
+    "complete": ":resources:sounds/upgrade1.wav",
+}
 
 
 def _tile_layer_names(map_path: Path) -> set[str]:
@@ -75,8 +91,13 @@ class LevelScene(Scene):
         iterations: pymunk solver iterations.
         on_complete: Called once when the player reaches an exit (inside that tick).
         script: Replaces live input with ``script(tick)`` when given.
+        on_restart: Restart the level (the ``restart`` key and the pause menu call it).
+        on_quit: Leave the level for the title screen (from the pause menu).
+        sounds: Where jump, coin, hurt and complete sounds play (see :data:`SOUND_FILES`).
+        hud_extra: Lines drawn at the top right of the HUD each frame (the speedrun timer).
 
     Attributes:
+        paused: The pause menu is open and the level does not tick.
         level_path: The map file.
         level: The level in game px.
         sim: The simulation (physics, player, gameplay state).
@@ -94,8 +115,24 @@ class LevelScene(Scene):
         iterations: int = 10,
         on_complete: Callable[[], None] | None = None,
         script: InputScript | None = None,
+        on_restart: Callable[[], None] | None = None,
+        on_quit: Callable[[], None] | None = None,
+        sounds: SoundBank | None = None,
+        hud_extra: Callable[[], Sequence[str]] | None = None,
     ) -> None:
         super().__init__(background_color=BACKGROUND_COLOR)
+        self.on_restart = on_restart
+        self.on_quit = on_quit
+        self.sounds = sounds
+        self.hud_extra = hud_extra
+        self.paused = False
+        items = [("resume", "Resume")]
+        if on_restart is not None:
+            items.append(("restart", "Restart level"))
+        if on_quit is not None:
+            items.append(("title", "Quit to title"))
+        self.pause_menu = Menu.of(*items)
+        self._pause_panel = MenuPanel("Paused", (), self.pause_menu, dim_background=True)
         self.level_path = Path(level_path)
         raw_level = load_level(self.level_path)
         self.scale = tuning.tile_px / raw_level.tile_size_px
@@ -138,6 +175,8 @@ class LevelScene(Scene):
         self._hud_camera: arcade.Camera2D | None = None
         self._hud_text: arcade.Text | None = None
         self._hud_shown: tuple[int, int] | None = None
+        self._extra_texts: list[arcade.Text] = []
+        self._heard = self._sound_events()
 
     @classmethod
     def for_engine(
@@ -148,8 +187,13 @@ class LevelScene(Scene):
         *,
         on_complete: Callable[[], None] | None = None,
         script: InputScript | None = None,
+        **scene_options: Any,
     ) -> LevelScene:
-        """Build a scene with the engine's tick length and physics settings."""
+        """Build a scene with the engine's tick length and physics settings.
+
+        ``scene_options`` are the other keyword arguments of the constructor (``on_restart``,
+        ``on_quit``, ``sounds``, ``hud_extra``).
+        """
         physics = engine.config.physics
         return cls(
             level_path,
@@ -159,6 +203,7 @@ class LevelScene(Scene):
             iterations=physics.iterations,
             on_complete=on_complete,
             script=script,
+            **scene_options,
         )
 
     # -- state ---------------------------------------------------------------------------------
@@ -178,7 +223,46 @@ class LevelScene(Scene):
 
     # -- engine callbacks ----------------------------------------------------------------------
     def on_tick(self, tick: int, snapshot: InputSnapshot) -> None:
-        """Advance the level one tick, with the script's input if there is a script.
+        """Handle pause and restart, then advance the level one tick (with the script's input).
+
+        Raises:
+            ValueError: The engine's tick length differs from the one the scene was built with.
+        """
+        if self.handle_pause_and_restart(snapshot):
+            return
+        if self.script is not None:
+            snapshot = self.script(tick)
+        self.advance(snapshot)
+
+    def handle_pause_and_restart(self, live: InputSnapshot) -> bool:
+        """Apply the live input's pause and restart keys and the pause menu.
+
+        Returns:
+            True when the level must not tick this tick (paused, or left).
+        """
+        actions = live.action_map
+        if self.completed:
+            return False
+        if self.on_restart is not None and "restart" in actions and live.was_pressed("restart"):
+            self.on_restart()
+            return True
+        if "pause" in actions and live.was_pressed("pause"):
+            self.paused = not self.paused
+            self.pause_menu.selected = 0
+            return True
+        if not self.paused:
+            return False
+        chosen = self.pause_menu.handle(live)
+        if chosen == "resume":
+            self.paused = False
+        elif chosen == "restart" and self.on_restart is not None:
+            self.on_restart()
+        elif chosen == "title" and self.on_quit is not None:
+            self.on_quit()
+        return True
+
+    def advance(self, snapshot: InputSnapshot) -> None:
+        """Run one level tick with ``snapshot`` (no pause handling, no script).
 
         Raises:
             ValueError: The engine's tick length differs from the one the scene was built with.
@@ -189,8 +273,6 @@ class LevelScene(Scene):
                 f"the scene was built for {self.sim.dt_s} s ticks but the engine runs "
                 f"{engine.step_s} s ticks: build it with LevelScene.for_engine(engine, ...)"
             )
-        if self.script is not None:
-            snapshot = self.script(tick)
         self.sim.tick(snapshot)
 
     def on_render(self, alpha: float, frame_dt_s: float) -> None:
@@ -225,6 +307,25 @@ class LevelScene(Scene):
         self._coin_list.draw()
         self.body_sprites.draw()
         self._draw_hud()
+        if self.paused:
+            self._pause_panel.draw(self.window.width, self.window.height)
+        self._play_sounds()
+
+    # -- sounds ------------------------------------------------------------------------------
+    def _sound_events(self) -> tuple[int, int, int, bool]:
+        sim = self.sim
+        return (sim.jumps, sim.coins_collected, sim.deaths, sim.completed)
+
+    def _play_sounds(self) -> None:
+        """Play one sound per kind of event since the last frame (never from a tick)."""
+        now = self._sound_events()
+        if self.sounds is not None and now != self._heard:
+            for name, before, after in zip(
+                ("jump", "coin", "hurt", "complete"), self._heard, now, strict=True
+            ):
+                if after > before:
+                    self.sounds.play(name)
+        self._heard = now
 
     # -- drawing helpers -----------------------------------------------------------------------
     def _viewport(self) -> tuple[float, float]:
@@ -286,3 +387,20 @@ class LevelScene(Scene):
         self._hud_text.y = self.window.height - HUD_MARGIN_PX
         self._hud_camera.use()
         self._hud_text.draw()
+        if self.hud_extra is not None:
+            self._draw_extra_lines(list(self.hud_extra()))
+
+    def _draw_extra_lines(self, lines: list[str]) -> None:
+        """Draw ``lines`` right-aligned at the top right, one Text per line (reused)."""
+        while len(self._extra_texts) < len(lines):
+            self._extra_texts.append(
+                arcade.Text("", 0, 0, arcade.color.WHITE, HUD_FONT_SIZE, anchor_x="right")
+            )
+        y = self.window.height - HUD_MARGIN_PX - HUD_FONT_SIZE
+        for text, line in zip(self._extra_texts, lines, strict=False):
+            if text.text != line:
+                text.text = line
+            text.x = self.window.width - HUD_MARGIN_PX
+            text.y = y
+            text.draw()
+            y -= round(HUD_FONT_SIZE * 1.6)

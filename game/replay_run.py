@@ -163,16 +163,20 @@ class TapedLevelScene(LevelScene):
     tape: Tape | None = None
 
     def on_tick(self, tick: int, snapshot: InputSnapshot) -> None:
-        """Tick the level once with the tape's input, then show the tape the state hash."""
+        """Tick the level once with the tape's input, then show the tape the state hash.
+
+        Pause and restart come from the live input, before the tape is asked: paused ticks
+        are neither recorded nor played back.
+        """
         tape = self.tape
         if tape is None:
             super().on_tick(tick, snapshot)
             return
-        if self.completed or tape.finished:
+        if self.handle_pause_and_restart(snapshot) or self.completed or tape.finished:
             return
         if self.script is not None:
             raise ValueError("a taped scene takes its input from the tape, not from a script")
         level_tick = self.sim.ticks
         consumed = tape.input_for(level_tick, snapshot)
-        super().on_tick(tick, consumed)
+        self.advance(consumed)
         tape.after_tick(level_tick, consumed, self.state_hash())

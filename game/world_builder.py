@@ -267,6 +267,8 @@ class LevelWorld:
         self.completed = False
         self.deaths = 0
         self.ticks = 0
+        #: Jumps started so far (for sounds; derived from the state, so not hashed).
+        self.jumps = 0
         self._feet_before_step_px = self.feet_y_px
         self._drop_through_active = False
 
@@ -311,6 +313,7 @@ class LevelWorld:
             self.state, snapshot, self.contacts, self.tuning, self.dt_s
         )
         self._drop_through_active = output.drop_through_active
+        self.jumps += output.jumped
         self._feet_before_step_px = self.feet_y_px
         self.player.velocity = self.sweep(*output.velocity_px_s)
         self.world.step(self.dt_s)

@@ -1,0 +1,191 @@
+"""Menus: a list of choices moved through with up/down and chosen with jump or confirm.
+
+:class:`Menu` is the pure part: it reads one tick's :class:`~engine.input.InputSnapshot` and
+says which item was chosen, so menus work the same with the keyboard, a gamepad or a replay,
+and tests drive them without a window. :class:`MenuPanel` draws a menu (a title, a few lines of
+text and the items, the selected one highlighted) in screen space. :class:`MenuScene` is a whole
+screen made of one panel: the title screen, level select, level complete and the final screen
+are all menu scenes that differ only in their text and what their choices do.
+
+The pause menu is the same :class:`Menu` drawn by the level scene over the frozen level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import arcade
+
+from engine.input import InputSnapshot
+from engine.scene import Scene
+
+__all__ = ["Menu", "MenuItem", "MenuPanel", "MenuScene"]
+
+CONFIRM_ACTIONS = ("jump", "confirm")
+"""Actions that choose the selected item (when the game's action map has them)."""
+
+TITLE_FONT_SIZE = 36
+TEXT_FONT_SIZE = 16
+ITEM_FONT_SIZE = 22
+LINE_SPACING = 1.6
+SELECTED_COLOR = arcade.color.YELLOW
+ITEM_COLOR = arcade.color.WHITE
+TEXT_COLOR = arcade.color.LIGHT_GRAY
+DIM_COLOR = (0, 0, 0, 160)
+
+
+@dataclass(frozen=True, slots=True)
+class MenuItem:
+    """One choice: ``key`` is what :meth:`Menu.handle` returns, ``label`` what is shown."""
+
+    key: str
+    label: str
+
+
+@dataclass(slots=True)
+class Menu:
+    """A vertical list of items with one selected.
+
+    Attributes:
+        items: The choices, top to bottom (at least one).
+        selected: Index of the highlighted item.
+    """
+
+    items: Sequence[MenuItem]
+    selected: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.items:
+            raise ValueError("a menu needs at least one item")
+        self.selected %= len(self.items)
+
+    @classmethod
+    def of(cls, *pairs: tuple[str, str]) -> Menu:
+        """A menu from ``(key, label)`` pairs."""
+        return cls([MenuItem(key, label) for key, label in pairs])
+
+    @property
+    def selected_key(self) -> str:
+        """The key of the highlighted item."""
+        return self.items[self.selected].key
+
+    def handle(self, snapshot: InputSnapshot) -> str | None:
+        """Apply one tick's input: up/down move (wrapping), jump/confirm choose.
+
+        Returns:
+            The chosen item's key, or None when nothing was chosen this tick.
+        """
+        actions = snapshot.action_map
+        if "up" in actions and snapshot.was_pressed("up"):
+            self.selected = (self.selected - 1) % len(self.items)
+        if "down" in actions and snapshot.was_pressed("down"):
+            self.selected = (self.selected + 1) % len(self.items)
+        for action in CONFIRM_ACTIONS:
+            if action in actions and snapshot.was_pressed(action):
+                return self.selected_key
+        return None
+
+
+@dataclass
+class MenuPanel:
+    """Draws a title, some lines of text and a menu, centred in the window.
+
+    Build it once and call :meth:`draw` every frame; the text objects are made on the first
+    draw and rebuilt only when the lines change.
+    """
+
+    title: str
+    lines: Sequence[str] = ()
+    menu: Menu | None = None
+    dim_background: bool = False
+    _texts: list[arcade.Text] = field(default_factory=list, repr=False)
+    _built_for: tuple[object, ...] | None = field(default=None, repr=False)
+
+    def draw(self, width_px: int, height_px: int) -> None:
+        """Draw in screen space (the caller has made a screen-space camera current)."""
+        if self.dim_background:
+            arcade.draw_lrbt_rectangle_filled(0, width_px, 0, height_px, DIM_COLOR)
+        key = (width_px, height_px, self.title, tuple(self.lines), self._item_labels())
+        if key != self._built_for:
+            self._build(width_px, height_px)
+            self._built_for = key
+        if self.menu is not None:
+            first_item = len(self._texts) - len(self.menu.items)
+            for i, text in enumerate(self._texts[first_item:]):
+                text.color = SELECTED_COLOR if i == self.menu.selected else ITEM_COLOR
+                text.text = ("> " if i == self.menu.selected else "") + self.menu.items[i].label
+        for text in self._texts:
+            text.draw()
+
+    def _item_labels(self) -> tuple[str, ...]:
+        return tuple(item.label for item in self.menu.items) if self.menu is not None else ()
+
+    def _build(self, width_px: int, height_px: int) -> None:
+        centre_x = width_px / 2
+        y = height_px * 0.72
+        texts = [
+            arcade.Text(
+                self.title, centre_x, y, ITEM_COLOR, TITLE_FONT_SIZE, anchor_x="center", bold=True
+            )
+        ]
+        y -= TITLE_FONT_SIZE * LINE_SPACING
+        for line in self.lines:
+            texts.append(
+                arcade.Text(line, centre_x, y, TEXT_COLOR, TEXT_FONT_SIZE, anchor_x="center")
+            )
+            y -= TEXT_FONT_SIZE * LINE_SPACING
+        y -= ITEM_FONT_SIZE
+        for label in self._item_labels():
+            texts.append(
+                arcade.Text(label, centre_x, y, ITEM_COLOR, ITEM_FONT_SIZE, anchor_x="center")
+            )
+            y -= ITEM_FONT_SIZE * LINE_SPACING
+        self._texts = texts
+
+
+class MenuScene(Scene):
+    """A full-screen menu: ``on_choose(key)`` runs (inside the tick) when an item is chosen.
+
+    Args:
+        title: Big text at the top.
+        lines: Smaller text under the title (results, hints).
+        menu: The choices.
+        on_choose: Called with the chosen item's key.
+        on_back: Called when ``pause`` is pressed (e.g. back to the previous screen), if given.
+        background_color: The screen's colour.
+    """
+
+    def __init__(
+        self,
+        title: str,
+        lines: Sequence[str],
+        menu: Menu,
+        on_choose: Callable[[str], None],
+        *,
+        on_back: Callable[[], None] | None = None,
+        background_color: tuple[int, int, int] = arcade.color.DARK_MIDNIGHT_BLUE,
+    ) -> None:
+        super().__init__(background_color=background_color)
+        self.panel = MenuPanel(title, lines, menu)
+        self.menu = menu
+        self.on_choose = on_choose
+        self.on_back = on_back
+
+    def on_tick(self, tick: int, snapshot: InputSnapshot) -> None:
+        """Move the selection or choose."""
+        if (
+            self.on_back is not None
+            and "pause" in snapshot.action_map
+            and snapshot.was_pressed("pause")
+        ):
+            self.on_back()
+            return
+        chosen = self.menu.handle(snapshot)
+        if chosen is not None:
+            self.on_choose(chosen)
+
+    def on_render(self, alpha: float, frame_dt_s: float) -> None:
+        """Draw the panel."""
+        self.window.default_camera.use()
+        self.panel.draw(self.window.width, self.window.height)

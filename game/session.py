@@ -1,0 +1,247 @@
+"""The game's screens and how they lead to one another.
+
+A :class:`GameSession` owns the flow of a play session on one engine::
+
+    title ──Play──────────────► level 1 ─► level complete ─► level 2 ─► … ─► final screen
+      │                           ▲  │ R (restart) / pause menu: restart, quit to title
+      └──Select level─► list ─────┘  └──────────────────────────────────────► title
+
+Every screen is a :class:`~engine.scene.Scene` shown with ``engine.show``: the menus are
+:class:`~game.menus.MenuScene` objects and the levels are
+:class:`~game.replay_run.TapedLevelScene` objects, each recording its inputs with a
+:class:`~game.replay_run.Recorder` (a few microseconds per tick), so any attempt can be saved
+as a replay afterwards. After a scene switch the engine is resynchronised, so the time spent
+loading a level is not simulated.
+
+The session counts the in-game time of a run the way a speedrun timer does: the level ticks
+actually played (restarts included), never menus or pauses. A *run* starts with "Play" on the
+title screen; a level picked from "Select level" is practice and ends on its own complete screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.audio import SoundBank
+from engine.tiled_level import load_level
+from game.menus import Menu, MenuScene
+from game.movement import PlayerTuning
+from game.replay_run import Recorder, TapedLevelScene
+
+__all__ = ["Attempt", "GameSession", "bundled_levels"]
+
+
+def bundled_levels(levels_dir: Path) -> list[Path]:
+    """The playable levels in ``levels_dir``: ``level<N>.json`` in order of N."""
+
+    def number(path: Path) -> int:
+        digits = path.stem.removeprefix("level")
+        return int(digits) if digits.isdigit() else 10**9
+
+    return sorted(
+        (p for p in levels_dir.glob("level*.json") if p.stem.removeprefix("level").isdigit()),
+        key=number,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One play of one level, from its start to completion, restart or quitting.
+
+    Attributes:
+        level_index: Which level (index into the session's level list).
+        ticks: Level ticks played.
+        outcome: ``"complete"``, ``"restart"`` or ``"quit"``.
+        recorder: The attempt's recorded inputs and state hashes.
+    """
+
+    level_index: int
+    ticks: int
+    outcome: str
+    recorder: Recorder
+
+
+class GameSession:
+    """Title screen, level select, levels, pause, level complete and the final screen.
+
+    Args:
+        engine: The engine to show the screens on.
+        tuning: Player tuning (``[player]``).
+        level_paths: The levels of a run, in order.
+        sounds: Sound effects (see :data:`~game.level_scene.SOUND_FILES`).
+
+    Attributes:
+        attempts: Every finished attempt of the current run (or practice level), in order.
+        in_run: A run started from "Play" is in progress.
+        run_completed: The last level of a run was completed.
+        current: The level scene being played, or None on a menu.
+    """
+
+    def __init__(
+        self,
+        engine: Any,
+        tuning: PlayerTuning,
+        level_paths: Sequence[Path],
+        *,
+        sounds: SoundBank | None = None,
+    ) -> None:
+        if not level_paths:
+            raise ValueError("a session needs at least one level")
+        self.engine = engine
+        self.tuning = tuning
+        self.level_paths = list(level_paths)
+        self.sounds = sounds
+        self.level_names = [load_level(path).name for path in self.level_paths]
+        self.attempts: list[Attempt] = []
+        self.in_run = False
+        self.run_completed = False
+        self.current: TapedLevelScene | None = None
+        self.level_index = 0
+
+    # -- the run's numbers ------------------------------------------------------------------------
+    @property
+    def run_ticks(self) -> int:
+        """Level ticks played in this run or practice: finished attempts plus the current one."""
+        current = self.current.sim.ticks if self.current is not None else 0
+        return sum(attempt.ticks for attempt in self.attempts) + current
+
+    def igt_text(self) -> str:
+        """The run's in-game time as ``m:ss.mmm``, exact (ticks × tick period)."""
+        from engine.speedrun_timer import format_time_ms
+
+        return format_time_ms(self.engine.tick_rate.tick_time_ms(self.run_ticks))
+
+    # -- screens ------------------------------------------------------------------------------
+    def show_title(self) -> None:
+        """The title screen: play a run, select a level, or quit."""
+        self._leave_level("quit")
+        self.in_run = False
+        menu = Menu.of(("play", "Play"), ("select", "Select level"), ("quit", "Quit"))
+        hint = "Arrows / WASD move, Space jumps, Esc pauses, R restarts"
+        self._show(MenuScene("Platformer", (hint,), menu, self._on_title_choice))
+
+    def _on_title_choice(self, key: str) -> None:
+        if key == "play":
+            self.start_run()
+        elif key == "select":
+            self.show_level_select()
+        else:
+            self.quit()
+
+    def show_level_select(self) -> None:
+        """Pick any level to practise; ``pause`` goes back to the title."""
+        pairs = [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.level_names)]
+        menu = Menu.of(*pairs, ("back", "Back"))
+        self._show(
+            MenuScene(
+                "Select level",
+                (),
+                menu,
+                lambda key: self.show_title() if key == "back" else self.start_level(int(key)),
+                on_back=self.show_title,
+            )
+        )
+
+    def start_run(self) -> None:
+        """Start a run at level 1."""
+        self.attempts = []
+        self.in_run = True
+        self.run_completed = False
+        self.start_level(0, practice=False)
+
+    def start_level(self, index: int, *, practice: bool = True) -> None:
+        """Play level ``index`` (from the start)."""
+        self._leave_level("quit")
+        if practice:
+            self.in_run = False
+            self.attempts = []
+        self.level_index = index
+        scene = TapedLevelScene.for_engine(
+            self.engine,
+            self.level_paths[index],
+            self.tuning,
+            on_complete=self._on_level_complete,
+            on_restart=self.restart_level,
+            on_quit=self.show_title,
+            sounds=self.sounds,
+            hud_extra=self.hud_lines,
+        )
+        scene.tape = Recorder(
+            self.engine.actions, self.level_paths[index], self.engine.tick_rate.rate_hz
+        )
+        self.current = scene
+        self._show(scene)
+
+    def restart_level(self) -> None:
+        """Restart the current level at once (the ``restart`` key)."""
+        self._leave_level("restart")
+        self.start_level(self.level_index, practice=False)
+
+    def _on_level_complete(self) -> None:
+        """Called inside the completing tick: show the level complete (or final) screen."""
+        scene = self.current
+        assert scene is not None
+        coins = f"{scene.coins_collected} / {len(scene.level.coins)}"
+        level_time = self.engine.tick_rate.tick_time_ms(scene.sim.ticks)
+        self._leave_level("complete")
+        if self.sounds is not None:
+            self.sounds.play("complete")
+        last = self.level_index + 1 >= len(self.level_paths)
+        if self.in_run and last:
+            self.run_completed = True
+            self.show_final()
+            return
+        from engine.speedrun_timer import format_time_ms
+
+        lines = [self.level_names[self.level_index], f"time {format_time_ms(level_time)}"]
+        lines.append(f"coins {coins}")
+        items = [("title", "Title screen")]
+        if self.in_run and not last:
+            items.insert(0, ("next", "Next level"))
+        items.insert(1 if self.in_run and not last else 0, ("retry", "Play again"))
+        self._show(MenuScene("Level complete!", lines, Menu.of(*items), self._on_complete_choice))
+
+    def _on_complete_choice(self, key: str) -> None:
+        if key == "next":
+            self.start_level(self.level_index + 1, practice=False)
+        elif key == "retry":
+            self.start_level(self.level_index)
+        else:
+            self.show_title()
+
+    def show_final(self) -> None:
+        """The end of a run: total in-game time, deaths and coins."""
+        lines = [
+            f"in-game time {self.igt_text()}",
+            f"levels {len(self.level_paths)}, attempts {len(self.attempts)}",
+        ]
+        menu = Menu.of(("title", "Title screen"))
+        self._show(
+            MenuScene("You made it!", lines, menu, lambda _key: self.show_title(), on_back=None)
+        )
+
+    def quit(self) -> None:
+        """Close the window (the engine's loop stops)."""
+        self.engine.window.close()
+        self.engine.close()
+
+    def hud_lines(self) -> list[str]:
+        """Extra HUD lines for the level scene (the speedrun timer adds its own)."""
+        return []
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _leave_level(self, outcome: str) -> None:
+        """Close the current level's attempt, if a level is being played."""
+        scene = self.current
+        if scene is None:
+            return
+        assert isinstance(scene.tape, Recorder)
+        self.attempts.append(Attempt(self.level_index, scene.sim.ticks, outcome, scene.tape))
+        self.current = None
+
+    def _show(self, scene: Any) -> None:
+        self.engine.show(scene)
+        self.engine.resync()

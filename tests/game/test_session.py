@@ -1,0 +1,208 @@
+"""The game's screens: title, level select, pause, restart, level complete and final screen.
+
+Each test runs a real :class:`~game.session.GameSession` on the engine with the shared hidden
+window and presses actions through the engine's input sampler, the path key and gamepad
+events take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.audio import SoundBank
+from engine.config import load_config
+from engine.speedrun_timer import format_time_ms
+from game.level_scene import SOUND_FILES
+from game.menus import MenuScene
+from game.movement import PlayerTuning
+from game.session import GameSession, bundled_levels
+
+ROOT = Path(__file__).resolve().parents[2]
+LEVELS = bundled_levels(ROOT / "levels")
+
+pytestmark = pytest.mark.gl
+
+
+@pytest.fixture
+def session(gl_window: Any) -> Iterator[GameSession]:
+    from engine.app import Engine
+
+    engine = Engine(gl_window, load_config(None), headless=True, probe_frames=0)
+    sounds = SoundBank(SOUND_FILES, {})  # silent, but counts what the game asked to play
+    game = GameSession(engine, PlayerTuning(), LEVELS, sounds=sounds)
+    game.show_title()
+    yield game
+    engine.close()
+
+
+def frames(session: GameSession, count: int = 1) -> None:
+    for _ in range(count):
+        session.engine.run_frame()
+
+
+def tap(session: GameSession, action: str) -> None:
+    """Press and release ``action`` between frames; run frames until a tick has seen it.
+
+    (A frame right after a scene switch runs no tick: the engine resyncs after loading.)
+    """
+    engine = session.engine
+    engine.sampler.press(action)
+    engine.sampler.release(action)
+    ticks = engine.pacer.ticks
+    while engine.pacer.ticks == ticks and not engine.closed:
+        engine.run_frame()
+
+
+def reach_exit(session: GameSession) -> None:
+    """Put the player on the exit and run a frame: the level completes."""
+    scene = session.current
+    assert scene is not None
+    exit_rect = scene.level.exits[0].rect
+    scene.sim.teleport_player(exit_rect.center_px[0], exit_rect.bottom_px)
+    while session.current is scene:
+        frames(session)
+
+
+def menu_title(session: GameSession) -> str:
+    scene = session.engine.scene
+    assert isinstance(scene, MenuScene), scene
+    return scene.panel.title
+
+
+def test_the_bundled_levels_are_found_in_order() -> None:
+    assert [p.name for p in LEVELS] == ["level1.json", "level2.json", "level3.json"]
+
+
+def test_play_on_the_title_screen_starts_a_run_at_level_1(session: GameSession) -> None:
+    frames(session)
+    assert menu_title(session) == "Platformer"
+    tap(session, "jump")
+    assert session.in_run and session.current is not None
+    assert session.engine.scene is session.current
+    assert session.current.level_path == LEVELS[0]
+    frames(session, 30)
+    assert session.current.sim.ticks > 0
+
+
+def test_pause_freezes_the_level_and_resume_continues(session: GameSession) -> None:
+    tap(session, "confirm")  # Enter chooses too
+    scene = session.current
+    assert scene is not None
+    frames(session, 10)
+    tap(session, "pause")
+    assert scene.paused
+    ticks = scene.sim.ticks
+    frames(session, 30)
+    assert scene.sim.ticks == ticks  # no in-game time passes while paused
+    tap(session, "jump")  # "Resume" is selected first
+    assert not scene.paused
+    frames(session, 5)
+    assert scene.sim.ticks > ticks
+
+
+def test_the_pause_menu_restarts_and_quits_to_title(session: GameSession) -> None:
+    tap(session, "jump")
+    first = session.current
+    frames(session, 20)
+    tap(session, "pause")
+    tap(session, "down")  # Restart level
+    tap(session, "jump")
+    assert session.current is not None and session.current is not first
+    assert [a.outcome for a in session.attempts] == ["restart"]
+    assert session.attempts[0].ticks == first.sim.ticks > 0
+    tap(session, "pause")
+    tap(session, "up")  # wraps to the last item: Quit to title
+    tap(session, "jump")
+    assert session.current is None
+    assert menu_title(session) == "Platformer"
+
+
+def test_the_restart_key_restarts_at_once_and_the_run_keeps_counting(
+    session: GameSession,
+) -> None:
+    tap(session, "jump")
+    frames(session, 20)
+    played = session.current.sim.ticks
+    tap(session, "restart")
+    assert session.current.sim.ticks == 0
+    assert session.in_run
+    frames(session, 10)
+    assert session.run_ticks == played + session.current.sim.ticks
+
+
+def test_completing_a_level_shows_the_complete_screen_then_the_next_level(
+    session: GameSession,
+) -> None:
+    tap(session, "jump")
+    frames(session, 5)
+    reach_exit(session)
+    assert menu_title(session) == "Level complete!"
+    assert session.sounds is not None and session.sounds.played["complete"] == 1
+    assert [a.outcome for a in session.attempts] == ["complete"]
+    tap(session, "jump")  # Next level
+    assert session.current is not None and session.current.level_path == LEVELS[1]
+
+
+def test_a_run_through_every_level_ends_on_the_final_screen(session: GameSession) -> None:
+    tap(session, "jump")
+    for index in range(len(LEVELS)):
+        assert session.current is not None and session.current.level_path == LEVELS[index]
+        frames(session, 3)
+        reach_exit(session)
+        if index + 1 < len(LEVELS):
+            tap(session, "jump")  # Next level
+    assert menu_title(session) == "You made it!"
+    assert session.run_completed
+    total = sum(a.ticks for a in session.attempts)
+    assert session.run_ticks == total
+    assert session.igt_text() == format_time_ms(session.engine.tick_rate.tick_time_ms(total))
+    tap(session, "jump")
+    assert menu_title(session) == "Platformer"
+
+
+def test_level_select_plays_any_level_as_practice(session: GameSession) -> None:
+    tap(session, "down")
+    tap(session, "jump")  # Select level
+    assert menu_title(session) == "Select level"
+    tap(session, "down")
+    tap(session, "jump")  # 2. <level 2>
+    assert session.current is not None and session.current.level_path == LEVELS[1]
+    assert not session.in_run
+    reach_exit(session)
+    assert menu_title(session) == "Level complete!"
+    tap(session, "jump")  # Play again
+    assert session.current is not None and session.current.level_path == LEVELS[1]
+
+
+def test_pause_on_level_select_goes_back_to_the_title(session: GameSession) -> None:
+    tap(session, "down")
+    tap(session, "jump")
+    tap(session, "pause")
+    assert menu_title(session) == "Platformer"
+
+
+def test_jumps_and_coins_play_their_sounds_once_per_event(session: GameSession) -> None:
+    tap(session, "jump")
+    frames(session, 5)
+    session.engine.sampler.press("jump")
+    frames(session, 3)
+    session.engine.sampler.release("jump")
+    frames(session, 60)
+    assert session.sounds is not None
+    assert session.sounds.played["jump"] == 1
+    scene = session.current
+    coin = scene.level.coins[0].rect
+    scene.sim.teleport_player(coin.center_px[0], coin.bottom_px)
+    frames(session, 2)
+    assert session.sounds.played["coin"] == 1
+
+
+def test_quit_closes_the_loop(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session.engine.window, "close", lambda: None)  # the shared window stays
+    tap(session, "up")  # wraps to Quit
+    tap(session, "jump")
+    assert session.engine.closed
