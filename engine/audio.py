@@ -9,8 +9,8 @@ and plays them by name::
 The ``[audio]`` section turns sound off (``enabled = false``) and sets the master ``volume``.
 When pyglet finds no audio device it falls back to its silent driver; the bank notices, prints
 one warning line, and :meth:`SoundBank.play` does nothing from then on, so a game runs the
-same on a server, in CI or on a laptop with its sound card disabled. Headless runs
-(``ARCADE_HEADLESS``) do not open an audio device at all.
+same on a laptop with its sound card disabled. Headless runs (``headless=True``: servers, CI,
+replays at top speed) are silent without a word.
 
 Playing a sound is an effect, not game state: call :meth:`SoundBank.play` from
 :meth:`~engine.scene.Scene.on_render` (or from an event the render notices), not from
@@ -20,7 +20,6 @@ and a replay played back at top speed stays quiet.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -36,8 +35,6 @@ def _stderr_warning(message: str) -> None:
 
 def audio_device_problem() -> str | None:
     """Why sounds cannot be heard here, or None when pyglet has a real audio driver."""
-    if os.environ.get("ARCADE_HEADLESS"):
-        return "headless run"
     try:
         import pyglet.media
 
@@ -75,20 +72,21 @@ class SoundBank:
         audio: AudioConfig,
         paths: Mapping[str, str],
         *,
+        headless: bool = False,
         warn: Callable[[str], None] = _stderr_warning,
     ) -> SoundBank:
-        """Load ``paths`` (name -> file or ``:resources:`` path) unless sound is off or mute.
+        """Load ``paths`` (name -> file or ``:resources:`` path) unless sound is off.
 
-        With ``[audio] enabled = false`` nothing is loaded and nothing is printed. Without an
-        audio device, ``warn`` gets one line and the bank is silent. A sound file that cannot
-        be loaded is a one-line warning too, and only that sound is silent.
+        With ``[audio] enabled = false`` or ``headless`` nothing is loaded and nothing is
+        printed. Without an audio device, ``warn`` gets one line and the bank is silent. A
+        sound file that cannot be loaded is a one-line warning too, and only that sound is
+        silent.
         """
-        if not audio.enabled:
+        if not audio.enabled or headless:
             return cls(paths, {}, audio.volume)
         problem = audio_device_problem()
         if problem is not None:
-            if problem != "headless run":
-                warn(f"sound is off: {problem}")
+            warn(f"sound is off: {problem}")
             return cls(paths, {}, audio.volume)
         import arcade
 

@@ -156,7 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if not (headless or args.record or args.replay):
         return play_session(engine, config, args)
-    scene = TapedLevelScene.for_engine(engine, level_path, tuning, sounds=game_sounds(config))
+    scene = TapedLevelScene.for_engine(
+        engine, level_path, tuning, sounds=game_sounds(config, headless=headless)
+    )
     player: Player | None = None
     recorder: Recorder | None = None
     try:
@@ -231,12 +233,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def game_sounds(config: Config) -> SoundBank:
-    """The game's sound effects, silent (one warning) without an audio device."""
+def game_sounds(config: Config, *, headless: bool) -> SoundBank:
+    """The game's sound effects; silent when headless, one warning without an audio device."""
     from engine.audio import SoundBank
     from game.level_scene import SOUND_FILES
 
-    return SoundBank.from_config(config.audio, SOUND_FILES)
+    return SoundBank.from_config(config.audio, SOUND_FILES, headless=headless)
 
 
 def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> int:
@@ -245,7 +247,10 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
 
     levels = [args.level] if args.level is not None else bundled_levels(LEVELS_DIR)
     session = GameSession(
-        engine, config.section("player", PlayerTuning), levels, sounds=game_sounds(config)
+        engine,
+        config.section("player", PlayerTuning),
+        levels,
+        sounds=game_sounds(config, headless=False),
     )
     if args.level is not None:
         session.start_level(0)

@@ -240,22 +240,6 @@ def test_unreadable_file_warns_once_and_is_never_clobbered(tmp_path: Path) -> No
     assert (path / "precious").read_text() == "keep me"
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads any file")
-def test_file_without_read_permission_is_never_clobbered(tmp_path: Path) -> None:
-    path = tmp_path / "personal_bests.json"
-    save_records(_sample_records(), path)
-    path.chmod(0)
-    try:
-        warnings: list[str] = []
-        assert load_records(path, warn=warnings.append) == Records()
-        assert len(warnings) == 1
-        with pytest.raises(RecordsError):
-            save_records(Records(), path)
-    finally:
-        path.chmod(0o644)
-    assert load_records(path) == _sample_records()
-
-
 def test_stale_temp_files_are_ignored_by_load_and_cleaned_by_the_next_save(tmp_path: Path) -> None:
     path = tmp_path / "personal_bests.json"
     save_records(_sample_records(), path)

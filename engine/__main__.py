@@ -1,0 +1,50 @@
+"""``python -m engine``: the engine's project commands.
+
+``python -m engine new NAME [--path DIR] [--force] [--update-engine]``
+    Start a new game from this template (see :mod:`engine.new_project`); also installed as the
+    ``platformer-new`` console script.
+
+The engine's other tools are modules of their own: ``python -m engine.demo``,
+``engine.monitor_sim``, ``engine.bench``, ``engine.tiled_level`` and ``engine.config``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from engine.launch import OneLineParser
+
+PROG = "python -m engine"
+
+
+def build_parser() -> OneLineParser:
+    """The top-level parser: one subcommand per project command."""
+    parser = OneLineParser(
+        prog=PROG,
+        description="Project commands of the platformer engine. The engine's tools run as "
+        "modules: python -m engine.demo, engine.monitor_sim, engine.bench, engine.tiled_level, "
+        "engine.config.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands.add_parser(
+        "new",
+        help="start a new game from this template: python -m engine new NAME [--path DIR]",
+        add_help=False,
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand; return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "new":
+        from engine.new_project import main as new_main
+
+        return new_main(args[1:], prog=f"{PROG} new")
+    build_parser().parse_args(args)  # --help, or one error line and exit 2
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
