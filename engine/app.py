@@ -23,6 +23,7 @@ refresh per frame (``display_hz``), as fast as the machine allows, or in wall ti
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import arcade
@@ -31,7 +32,7 @@ from engine.config import Config
 from engine.debug_overlay import DebugOverlay
 from engine.frame_stats import FrameStats
 from engine.gamepad import GamepadInput
-from engine.input import ActionMap, InputSampler
+from engine.input import ActionMap, InputSampler, InputSnapshot
 from engine.input_keys import KeyBindings, bindings_from_input_config
 from engine.scene import Scene
 from engine.timing import (
@@ -135,6 +136,10 @@ class Engine:
         )
         self.overlay = DebugOverlay(self.stats, visible=config.debug.overlay)
         self.scene: Scene | None = None
+        #: Called with each tick's input before the scene's ``on_tick``; when it returns True
+        #: the input is consumed and the scene does not tick (keys that work on every screen,
+        #: like the speedrun reset).
+        self.global_input: Callable[[int, InputSnapshot], bool] | None = None
         self._closed = False
         self._last_render_ns: int | None = None
         window.push_handlers(
@@ -195,6 +200,8 @@ class Engine:
 
     def _fixed_update(self, tick: int) -> None:
         snapshot = self.sampler.sample()
+        if self.global_input is not None and self.global_input(tick, snapshot):
+            return
         if self.scene is not None:
             self.scene.on_tick(tick, snapshot)
 

@@ -70,12 +70,9 @@ This module is pure: it imports the standard library, platformdirs and
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
-import tempfile
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -86,6 +83,7 @@ from typing import Any
 
 import platformdirs
 
+from engine.atomic_file import remove_stale_temps, write_atomic
 from engine.speedrun_timer import Comparison
 
 FORMAT_NAME = "platformer-personal-bests"
@@ -362,42 +360,6 @@ def update_with_run(
 # -- the file ----------------------------------------------------------------------------------
 
 
-def _current_umask() -> int:
-    """The process umask, read without changing it where the OS allows (Linux)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    mask = os.umask(0o022)  # elsewhere: the classic read-by-setting (briefly process-wide)
-    os.umask(mask)
-    return mask
-
-
-def _fsync_directory(directory: Path) -> None:
-    if os.name != "posix":
-        return  # Windows cannot open a directory; NTFS journals the rename itself
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _temp_prefix(path: Path) -> str:
-    return f".{path.name}."
-
-
-def _remove_stale_temps(path: Path) -> None:
-    cutoff = time.time() - STALE_TEMP_AGE_S
-    for leftover in path.parent.glob(f"{_temp_prefix(path)}*.tmp"):
-        with contextlib.suppress(OSError):
-            if leftover.stat().st_mtime < cutoff:
-                leftover.unlink()
-
-
 def _refuse_unreadable_target(path: Path) -> None:
     try:
         with open(path, "rb"):
@@ -424,21 +386,9 @@ def save_records(records: Records, path: Path) -> None:
     path = Path(path)
     _refuse_unreadable_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_temps(path)
+    remove_stale_temps(path, STALE_TEMP_AGE_S)
     data = (json.dumps(records.to_json(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path), suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as temp:
-            temp.write(data)
-            temp.flush()
-            os.fsync(temp.fileno())
-        os.chmod(temp_name, 0o666 & ~_current_umask())  # mkstemp made it 0600
-        os.replace(temp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
-    _fsync_directory(path.parent)
+    write_atomic(path, data)
 
 
 def _corrupt_destination(path: Path) -> Path:

@@ -81,17 +81,16 @@ This module is pure: it imports only the standard library and :mod:`engine.input
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import cast
 
+from engine.atomic_file import write_atomic
 from engine.input import BITS_PER_ACTION, ActionMap, InputPlayer, InputSnapshot
 
 __all__ = [
@@ -531,47 +530,17 @@ def format_replay(replay: Replay) -> str:
 def save_replay(replay: Replay, path: str | os.PathLike[str]) -> None:
     """Write ``replay`` to ``path`` atomically.
 
-    The text goes to a temporary file in the same directory (``.<name>.<random>.tmp``),
-    is flushed and ``fsync``-ed, then renamed over ``path`` with :func:`os.replace`, which
-    is atomic on one file system. Readers therefore see either the old file or the
+    See :func:`engine.atomic_file.write_atomic`: readers see either the old file or the
     complete new one, never a half-written replay, even if the process is killed or the
-    machine loses power mid-save. If the save fails, the temporary file is removed
-    (unless the process was killed outright) and the old file is untouched.
+    machine loses power mid-save, and a failed save leaves the old file untouched.
 
     Raises:
         ReplayError: The file cannot be written (e.g. the directory does not exist).
     """
-    target = Path(path)
-    data = format_replay(replay).encode("utf-8")
     try:
-        descriptor, temp_name = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-        )
+        write_atomic(path, format_replay(replay).encode("utf-8"))
     except OSError as exc:
         raise ReplayError(path, f"cannot save: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp_name, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        if isinstance(exc, OSError):
-            raise ReplayError(path, f"cannot save: {exc.strerror or exc}") from exc
-        raise
-    _fsync_directory(target.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Flush a rename to disk (POSIX); a no-op where directories cannot be opened."""
-    with contextlib.suppress(OSError):
-        descriptor = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -168,6 +168,7 @@ class FramePacer:
         "_dropped_u",
         "_elapsed_u",
         "_half_u",
+        "_hitch_dropped_u",
         "_last_ns",
         "_max_offset_ns",
         "_pending_u",
@@ -198,6 +199,7 @@ class FramePacer:
         )
         self._pending_u = 0
         self._dropped_u = 0
+        self._hitch_dropped_u = 0
         self._elapsed_u = 0
         self._bend_u = 0
         self._last_ns: int | None = None
@@ -216,6 +218,15 @@ class FramePacer:
     def dropped_ns(self) -> int:
         """Total time dropped by the hitch guard and by :meth:`resync`."""
         return self.tick_rate.units_to_ns(self._dropped_u)
+
+    @property
+    def hitch_dropped_ns(self) -> int:
+        """The part of :attr:`dropped_ns` the hitch guard dropped (not :meth:`resync`).
+
+        A speedrun is strict-valid only while this stays at zero: a resync after a level
+        load drops time on purpose, a hitch drops time the player lived through.
+        """
+        return self.tick_rate.units_to_ns(self._hitch_dropped_u)
 
     @property
     def pending_ns(self) -> int:
@@ -315,6 +326,7 @@ class FramePacer:
         cap = self.settings.max_updates_per_frame
         if wanted > cap:
             self._dropped_u += (wanted - cap) * self._step_u
+            self._hitch_dropped_u += (wanted - cap) * self._step_u
             return cap
         return wanted
 
@@ -322,6 +334,7 @@ class FramePacer:
         max_delta_u = self.settings.max_frame_delta_ns * self._units_per_ns
         if delta_u > max_delta_u:
             self._dropped_u += delta_u - max_delta_u
+            self._hitch_dropped_u += delta_u - max_delta_u
             delta_u = max_delta_u
         pending_u = self._pending_u + delta_u
         wanted = (pending_u + self._half_u) // self._step_u

@@ -718,4 +718,15 @@ def test_replay_module_is_pure() -> None:
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module)
     third_party = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names}
-    assert third_party <= {"engine.input"}, third_party
+    assert third_party <= {"engine.input", "engine.atomic_file"}, third_party
+
+
+def test_saved_replays_get_the_mode_of_any_new_file(tmp_path: Path) -> None:
+    """mkstemp creates 0600 files; a saved replay must be readable like any other file."""
+    path = tmp_path / "run.replay"
+    old = os.umask(0o022)
+    try:
+        save_replay(make_replay(), path)
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o644

@@ -243,3 +243,17 @@ def test_any_timestamps_keep_the_core_sane_and_the_books_exact(
             # strict: game time within one tick of real time, apart from dropped time
             real_ns = max_raw - first_raw
             assert abs(p.game_time_ns + p.dropped_ns - real_ns) <= step_ns + 1
+
+
+def test_hitch_drops_are_told_apart_from_resync_drops() -> None:
+    """A speedrun is strict-valid only without hitch drops; level loads resync on purpose."""
+    p = pacer()
+    run(p, [0, STEP, 2 * STEP])
+    p.resync()
+    run(p, [2 * STEP + 2 * NS_PER_S])  # a 2 s level load, dropped by the resync
+    assert p.dropped_ns >= 2 * NS_PER_S - 1
+    assert p.hitch_dropped_ns == 0
+    start = 2 * STEP + 2 * NS_PER_S
+    run(p, [start + NS_PER_S])  # a 1 s stall: the hitch guard keeps 0.25 s of it
+    assert p.hitch_dropped_ns > 0
+    assert p.dropped_ns - p.hitch_dropped_ns >= 2 * NS_PER_S - 1
