@@ -32,6 +32,7 @@ the completing tick, so the in-game time is the same at every display rate.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -79,6 +80,18 @@ def build_parser() -> OneLineParser:
     )
     tape.add_argument(
         "--replay", type=Path, metavar="FILE", default=None, help="play a replay file back"
+    )
+    tape.add_argument(
+        "--verify-run",
+        type=Path,
+        metavar="FILE",
+        default=None,
+        help="replay a speedrun's run file headless and check its times and state hashes",
+    )
+    parser.add_argument(
+        "--speedrun",
+        action="store_true",
+        help="speedrun mode (same as [speedrun] enabled = true): strict timing and the timer",
     )
     return parser
 
@@ -132,6 +145,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine.tiled_level import LevelError, load_level
 
     config = config_from_args(args, extra_sections=EXTRA_SECTIONS)
+    if args.speedrun:
+        config = dataclasses.replace(
+            config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
+        )
+    if args.verify_run is not None:
+        return verify_run_file(args.verify_run, config, as_json=args.json)
     tuning = config.section("player", PlayerTuning)
     replay: Replay | None = None
     level_path: Path = args.level if args.level is not None else DEFAULT_LEVEL
@@ -243,7 +262,9 @@ def game_sounds(config: Config, *, headless: bool) -> SoundBank:
 
 def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> int:
     """Play with menus in the window until it closes; print the summary line."""
+    from game.replay_run import game_version
     from game.session import GameSession, bundled_levels
+    from game.speedrun import Speedrun
 
     levels = [args.level] if args.level is not None else bundled_levels(LEVELS_DIR)
     session = GameSession(
@@ -252,14 +273,26 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
         levels,
         sounds=game_sounds(config, headless=False),
     )
+    speedrun = None
+    if config.speedrun.enabled:
+        speedrun = Speedrun(
+            engine, [p.name for p in levels], session.level_names, game_version=game_version()
+        )
+        session.speedrun = speedrun
     if args.level is not None:
         session.start_level(0)
     else:
         session.show_title()
-    while not engine.closed:
-        if args.frames is not None and engine.loop.frames >= args.frames:
-            break
-        engine.run_frame()
+    try:
+        while not engine.closed:
+            if args.frames is not None and engine.loop.frames >= args.frames:
+                break
+            engine.run_frame()
+    finally:
+        if speedrun is not None:
+            speedrun.close()
+    if speedrun is not None and speedrun.last_run_file is not None:
+        print(f"run file: {speedrun.last_run_file}", file=sys.stderr)
     ticks = session.run_ticks
     summary = {
         "level": session.level_names[session.level_index],
@@ -271,6 +304,34 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
     if not engine.closed:
         engine.window.close()
     return 0
+
+
+def verify_run_file(path: Path, config: Config, *, as_json: bool) -> int:
+    """``--verify-run``: print one line; exit 0 when verified, 1 when not, 2 when unreadable."""
+    from engine.tiled_level import LevelError
+    from game.run_file import RunFileError, load_run, verify_run
+    from game.session import bundled_levels
+
+    try:
+        run = load_run(path)
+        order = [level.name for level in bundled_levels(LEVELS_DIR)]
+        result = verify_run(
+            run,
+            LEVELS_DIR,
+            order,
+            tuning=config.section("player", PlayerTuning),
+            physics=config.physics,
+        )
+    except (RunFileError, LevelError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps(result.to_json()))
+    elif result.verified:
+        print(f"{path}: verified: IGT {result.igt} ({result.ticks} ticks), {result.levels} levels")
+    else:
+        print(f"{path}: NOT verified: {result.problem}")
+    return 0 if result.verified else 1
 
 
 def save_recording(recorder: Recorder, path: Path) -> ReplayError | None:

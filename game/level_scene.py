@@ -309,15 +309,19 @@ class LevelScene(Scene):
         self._draw_hud()
         if self.paused:
             self._pause_panel.draw(self.window.width, self.window.height)
-        self._play_sounds()
+        self.play_sounds()
 
     # -- sounds ------------------------------------------------------------------------------
     def _sound_events(self) -> tuple[int, int, int, bool]:
         sim = self.sim
         return (sim.jumps, sim.coins_collected, sim.deaths, sim.completed)
 
-    def _play_sounds(self) -> None:
-        """Play one sound per kind of event since the last frame (never from a tick)."""
+    def play_sounds(self) -> None:
+        """Play one sound per kind of event not heard yet (called by each render, not ticks).
+
+        A game that leaves the scene right after a tick calls it once more, so the last
+        events (the level's completion) are heard even if no frame was drawn in between.
+        """
         now = self._sound_events()
         if self.sounds is not None and now != self._heard:
             for name, before, after in zip(

@@ -26,10 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.audio import SoundBank
+from engine.input import InputSnapshot
 from engine.tiled_level import load_level
 from game.menus import Menu, MenuScene
 from game.movement import PlayerTuning
 from game.replay_run import Recorder, TapedLevelScene
+from game.speedrun import Speedrun
 
 __all__ = ["Attempt", "GameSession", "bundled_levels"]
 
@@ -72,6 +74,7 @@ class GameSession:
         tuning: Player tuning (``[player]``).
         level_paths: The levels of a run, in order.
         sounds: Sound effects (see :data:`~game.level_scene.SOUND_FILES`).
+        speedrun: The speedrun timer and records (:mod:`game.speedrun`), when enabled.
 
     Attributes:
         attempts: Every finished attempt of the current run (or practice level), in order.
@@ -87,6 +90,7 @@ class GameSession:
         level_paths: Sequence[Path],
         *,
         sounds: SoundBank | None = None,
+        speedrun: Speedrun | None = None,
     ) -> None:
         if not level_paths:
             raise ValueError("a session needs at least one level")
@@ -100,6 +104,9 @@ class GameSession:
         self.run_completed = False
         self.current: TapedLevelScene | None = None
         self.level_index = 0
+        self.speedrun = speedrun
+        self._completed: TapedLevelScene | None = None
+        engine.global_input = self._global_input
 
     # -- the run's numbers ------------------------------------------------------------------------
     @property
@@ -118,6 +125,8 @@ class GameSession:
     def show_title(self) -> None:
         """The title screen: play a run, select a level, or quit."""
         self._leave_level("quit")
+        if self.speedrun is not None and self.in_run and not self.run_completed:
+            self.speedrun.reset()  # an abandoned run
         self.in_run = False
         menu = Menu.of(("play", "Play"), ("select", "Select level"), ("quit", "Quit"))
         hint = "Arrows / WASD move, Space jumps, Esc pauses, R restarts"
@@ -147,9 +156,12 @@ class GameSession:
 
     def start_run(self) -> None:
         """Start a run at level 1."""
+        self.current = None  # a reset abandons the level being played
         self.attempts = []
         self.in_run = True
         self.run_completed = False
+        if self.speedrun is not None:
+            self.speedrun.start()
         self.start_level(0, practice=False)
 
     def start_level(self, index: int, *, practice: bool = True) -> None:
@@ -163,7 +175,7 @@ class GameSession:
             self.engine,
             self.level_paths[index],
             self.tuning,
-            on_complete=self._on_level_complete,
+            on_complete=self._mark_complete,
             on_restart=self.restart_level,
             on_quit=self.show_title,
             sounds=self.sounds,
@@ -180,24 +192,38 @@ class GameSession:
         self._leave_level("restart")
         self.start_level(self.level_index, practice=False)
 
+    def _mark_complete(self) -> None:
+        """Called inside the completing tick; the screen changes before the next tick.
+
+        Waiting lets the tick finish first (a taped scene records the completing tick after
+        the level's rules have run).
+        """
+        self._completed = self.current
+
     def _on_level_complete(self) -> None:
-        """Called inside the completing tick: show the level complete (or final) screen."""
+        """Show the level complete (or final) screen for the level just completed."""
         scene = self.current
+        self._completed = None
         assert scene is not None
         coins = f"{scene.coins_collected} / {len(scene.level.coins)}"
         level_time = self.engine.tick_rate.tick_time_ms(scene.sim.ticks)
+        final_hash = scene.state_hash()
         self._leave_level("complete")
-        if self.sounds is not None:
-            self.sounds.play("complete")
+        split = None
+        if self.in_run and self.speedrun is not None:
+            split = self.speedrun.split(self.run_ticks)
+        scene.play_sounds()  # the completion sound, unless a frame already played it
         last = self.level_index + 1 >= len(self.level_paths)
         if self.in_run and last:
             self.run_completed = True
-            self.show_final()
+            self.show_final(final_hash)
             return
         from engine.speedrun_timer import format_time_ms
 
         lines = [self.level_names[self.level_index], f"time {format_time_ms(level_time)}"]
         lines.append(f"coins {coins}")
+        if self.speedrun is not None:
+            lines += self.speedrun.split_lines(split)
         items = [("title", "Title screen")]
         if self.in_run and not last:
             items.insert(0, ("next", "Next level"))
@@ -212,12 +238,22 @@ class GameSession:
         else:
             self.show_title()
 
-    def show_final(self) -> None:
-        """The end of a run: total in-game time, deaths and coins."""
+    def show_final(self, final_hash: str) -> None:
+        """The end of a run: total in-game time and attempts (and the speedrun's results).
+
+        Args:
+            final_hash: The state hash after the run's last tick (for the run file).
+        """
         lines = [
             f"in-game time {self.igt_text()}",
             f"levels {len(self.level_paths)}, attempts {len(self.attempts)}",
         ]
+        if self.speedrun is not None:
+            attempts = [
+                (self.level_paths[a.level_index].name, a.outcome, a.recorder.to_replay())
+                for a in self.attempts
+            ]
+            lines += self.speedrun.finish(attempts, final_hash)
         menu = Menu.of(("title", "Title screen"))
         self._show(
             MenuScene("You made it!", lines, menu, lambda _key: self.show_title(), on_back=None)
@@ -229,8 +265,23 @@ class GameSession:
         self.engine.close()
 
     def hud_lines(self) -> list[str]:
-        """Extra HUD lines for the level scene (the speedrun timer adds its own)."""
-        return []
+        """Extra HUD lines for the level scene: the speedrun timer during a run."""
+        if self.speedrun is None or not self.in_run:
+            return []
+        return self.speedrun.hud_lines(self.run_ticks)
+
+    def _global_input(self, tick: int, snapshot: InputSnapshot) -> bool:
+        """Before each tick: finish a completed level; ``reset_run`` works on every screen."""
+        if self._completed is not None and self._completed is self.current:
+            self._on_level_complete()
+        if "reset_run" not in snapshot.action_map or not snapshot.was_pressed("reset_run"):
+            return False
+        if not self.in_run:
+            return False
+        if self.speedrun is not None:
+            self.speedrun.reset()
+        self.start_run()
+        return True
 
     # -- helpers ------------------------------------------------------------------------------
     def _leave_level(self, outcome: str) -> None:

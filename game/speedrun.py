@@ -1,0 +1,270 @@
+"""Speedrun mode in the game: the timer on screen, splits, personal bests, run files, LiveSplit.
+
+Turned on by ``[speedrun] enabled = true`` in ``config.toml`` (or ``--speedrun``), which also
+makes the engine use the ``strict`` timing mode (game time within one tick of real time). The
+:class:`~game.session.GameSession` tells a :class:`Speedrun` when a run starts (Play on the
+title screen), when a level is completed (a split), when the run ends (the final screen) and
+when the runner resets (``reset_run``, Backspace, from anywhere). Everything else is derived:
+
+* **IGT** is the run's level ticks × the tick period (:mod:`engine.speedrun_timer`): menus,
+  pauses and level loads run no level tick, so they are not in it.
+* **RTA** is the monotonic clock since Play, everything included.
+* **Validity**: strict mode active, the vsync verdict, and the time the hitch guard dropped
+  during the run (:attr:`~engine.timing.FramePacer.hitch_dropped_ns`; level-load resyncs do not
+  count). It is on screen all the time.
+* **Personal bests and golds** per category (the levels and the tick rate) are kept in
+  ``personal_bests.json`` in the user data directory (:mod:`engine.personal_best`: atomic
+  saves, a corrupt file is moved aside with one warning).
+* **Run files**: each finished run is exported to ``runs/`` next to it
+  (:mod:`game.run_file`), ready for ``python -m game --verify-run FILE``.
+* **LiveSplit** (``[speedrun.livesplit]``): start, game time, splits and reset are sent to
+  LiveSplit Server from a background thread (:mod:`engine.livesplit`), so the game never waits.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engine.livesplit import LiveSplitClient
+from engine.livesplit import from_config as livesplit_from_config
+from engine.personal_best import (
+    Records,
+    default_records_path,
+    load_records,
+    save_records,
+    update_with_run,
+)
+from engine.replay import Replay
+from engine.speedrun_timer import SpeedrunTimer, SplitResult, StrictStatus, format_time_ms
+from engine.timing import TimingMode
+from game.run_file import AttemptRecord, RunRecord, SplitRecord, save_run
+
+__all__ = ["GAME_TIME_PUSH_TICKS", "Speedrun"]
+
+GAME_TIME_PUSH_TICKS = 6
+"""Send LiveSplit the game time every this many level ticks (10 times a second at 60 Hz)."""
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+class Speedrun:
+    """The speedrun timer, splits, records and LiveSplit link of one game session.
+
+    Args:
+        engine: The engine (its pacer, tick rate, clock and config).
+        level_files: The run's level file names, in order (the split keys).
+        level_names: The levels' display names.
+        game_version: Written into run files.
+        data_dir: Where ``personal_bests.json`` and ``runs/`` live (default: the user data
+            directory, e.g. ``~/.local/share/platformer-engine`` on Linux).
+        livesplit: A LiveSplit client (default: from ``[speedrun.livesplit]``).
+        clock_ns: The monotonic clock for RTA.
+        warn: Where one-line warnings go.
+
+    Attributes:
+        timer: The current run's timer, or None between runs.
+        last_split: The latest split of the current run (shown on the HUD and screens).
+        last_run_file: Where the latest finished run was exported.
+    """
+
+    def __init__(
+        self,
+        engine: Any,
+        level_files: Sequence[str],
+        level_names: Sequence[str],
+        *,
+        game_version: str,
+        data_dir: Path | None = None,
+        livesplit: LiveSplitClient | None = None,
+        clock_ns: Callable[[], int] = time.monotonic_ns,
+        warn: Callable[[str], None] = _warn,
+    ) -> None:
+        self.engine = engine
+        self.level_files = tuple(level_files)
+        self.level_names = tuple(level_names)
+        self.game_version = game_version
+        self.data_dir = data_dir if data_dir is not None else default_records_path().parent
+        self.records_path = self.data_dir / "personal_bests.json"
+        self.records: Records = load_records(self.records_path, warn=warn)
+        self.livesplit = (
+            livesplit
+            if livesplit is not None
+            else livesplit_from_config(engine.config.speedrun.livesplit, warn=warn, info=warn)
+        )
+        self.clock_ns = clock_ns
+        self.warn = warn
+        self.timer: SpeedrunTimer | None = None
+        self.last_split: SplitResult | None = None
+        self.last_run_file: Path | None = None
+        self._hitch_base_ns = 0
+        self._pushed_ticks = -GAME_TIME_PUSH_TICKS
+
+    @property
+    def category(self) -> str:
+        """The records category: the level set and the tick rate."""
+        return f"{'+'.join(self.level_files)}@{self.engine.tick_rate}"
+
+    # -- the run --------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start a run's timer (Play on the title screen)."""
+        self.timer = SpeedrunTimer(
+            self.engine.tick_rate, self.level_files, self.records.comparison(self.category)
+        )
+        self.timer.start(self.clock_ns())
+        self.last_split = None
+        self._hitch_base_ns = self.engine.pacer.hitch_dropped_ns
+        self._pushed_ticks = -GAME_TIME_PUSH_TICKS
+        if self.livesplit is not None:
+            self.livesplit.start_timer()
+
+    def sync(self, run_ticks: int) -> None:
+        """Bring the timer up to ``run_ticks`` level ticks and the hitch drops so far."""
+        timer = self.timer
+        if timer is None or not timer.running:
+            return
+        timer.add_ticks(run_ticks - timer.igt_ticks)
+        hitch_ns = self.engine.pacer.hitch_dropped_ns - self._hitch_base_ns
+        if hitch_ns > timer.dropped_ns:
+            timer.record_dropped_ns(hitch_ns - timer.dropped_ns)
+        if self.livesplit is not None and run_ticks - self._pushed_ticks >= GAME_TIME_PUSH_TICKS:
+            self.livesplit.set_game_time_ms(timer.igt_ms)
+            self._pushed_ticks = run_ticks
+
+    def split(self, run_ticks: int) -> SplitResult | None:
+        """Split at a level exit; None when no run is timed."""
+        self.sync(run_ticks)
+        if self.timer is None or not self.timer.running:
+            return None
+        result = self.timer.split(self.clock_ns())
+        self.last_split = result
+        if self.livesplit is not None:
+            self.livesplit.split(result.cumulative_ms)
+        return result
+
+    def finish(self, attempts: Sequence[tuple[str, str, Replay]], final_hash: str) -> list[str]:
+        """The run is over: save records and the run file; return lines for the final screen.
+
+        Args:
+            attempts: ``(level file, outcome, replay)`` of every attempt, in order.
+            final_hash: The state hash after the run's last tick.
+        """
+        timer = self.timer
+        if timer is None or not timer.finished:
+            return []
+        lines = []
+        records, is_pb, golds = update_with_run(
+            self.records, self.category, self.level_files, timer.split_segment_ticks
+        )
+        self._save_records(records)
+        if is_pb:
+            lines.append("New personal best!")
+        if golds:
+            lines.append(f"gold splits: {len(golds)}")
+        status = self.status()
+        now_ns = self.clock_ns()
+        run = RunRecord(
+            game_version=self.game_version,
+            tick_rate_hz=str(self.engine.tick_rate.rate_hz),
+            timing_mode=self.engine.pacer.mode.value,
+            vsync=status.vsync,
+            strict_valid=status.valid,
+            hitch_dropped_ns=timer.dropped_ns,
+            igt_ticks=timer.igt_ticks,
+            igt=timer.igt_text,
+            rta_ms=timer.rta_ms(now_ns),
+            final_hash=final_hash,
+            splits=tuple(
+                SplitRecord(
+                    self.level_files[s.index],
+                    s.name,
+                    s.segment_ticks,
+                    s.cumulative_ticks,
+                    s.time_text,
+                    s.rta_ns // 1_000_000,
+                )
+                for s in timer.splits
+            ),
+            attempts=tuple(
+                AttemptRecord.of(level, outcome, replay) for level, outcome, replay in attempts
+            ),
+        )
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        path = self.data_dir / "runs" / f"run-{stamp}-{timer.igt_ticks}.json"
+        try:
+            save_run(run, path)
+        except OSError as exc:
+            self.warn(f"cannot export the run to {path}: {exc.strerror or exc}")
+        else:
+            self.last_run_file = path
+            lines.append(f"run file: {path}")
+        return lines
+
+    def reset(self) -> None:
+        """Reset the run (``reset_run``): golds of finished segments are kept, LiveSplit resets."""
+        timer = self.timer
+        if timer is not None and timer.splits and not timer.finished:
+            records, _, _ = update_with_run(
+                self.records,
+                self.category,
+                self.level_files[: len(timer.splits)],
+                timer.split_segment_ticks,
+                completed=False,
+            )
+            self._save_records(records)
+        self.timer = None
+        self.last_split = None
+        if self.livesplit is not None:
+            self.livesplit.reset()
+
+    def close(self) -> None:
+        """Stop the LiveSplit thread."""
+        if self.livesplit is not None:
+            self.livesplit.close()
+
+    # -- display ----------------------------------------------------------------------------------
+    def status(self) -> StrictStatus:
+        """The run's validity right now (strict mode, vsync verdict, hitch drops)."""
+        strict = self.engine.pacer.mode is TimingMode.STRICT
+        vsync = self.engine.loop.frame_time.vsync
+        dropped_ns = self.timer.dropped_ns if self.timer is not None else 0
+        return StrictStatus.from_verdict(strict, vsync, dropped_ns)
+
+    def hud_lines(self, run_ticks: int) -> list[str]:
+        """The timer lines: IGT, RTA (if shown), validity, and the latest split's delta."""
+        speedrun = self.engine.config.speedrun
+        if self.timer is None or not speedrun.show_timer:
+            return []
+        self.sync(run_ticks)
+        timer = self.timer
+        lines = [f"IGT {timer.igt_text}"]
+        if speedrun.show_rta:
+            lines.append(f"RTA {timer.rta_text(self.clock_ns())}")
+        lines.append(self.status().text)
+        split = self.last_split
+        if split is not None:
+            gold = "  gold!" if split.is_gold else ""
+            lines.append(f"{split.name} {split.time_text} {split.delta_text}{gold}".rstrip())
+        return lines
+
+    def split_lines(self, split: SplitResult | None) -> list[str]:
+        """Lines for the level complete screen."""
+        if split is None:
+            return []
+        delta = f"  ({split.delta_text} vs PB)" if split.delta_ms is not None else ""
+        gold = "  gold!" if split.is_gold else ""
+        return [f"split {format_time_ms(split.cumulative_ms)}{delta}{gold}"]
+
+    def _save_records(self, records: Records) -> None:
+        try:
+            save_records(records, self.records_path)
+        except (OSError, ValueError) as exc:
+            self.warn(f"personal bests not saved to {self.records_path}: {exc}")
+        else:
+            self.records = records

@@ -1,0 +1,411 @@
+"""Speedrun mode in the game: a whole timed run, its splits, records, run file and LiveSplit.
+
+The ``gl`` tests run a real :class:`~game.session.GameSession` on the engine with the shared
+hidden window. A :class:`RunDriver` stands in for the player's hands: during a level it feeds
+the bundled replay's inputs (the inputs a player recorded), on menus it presses jump. So the
+run is played through the same input path as live keys, and the run file it exports holds
+real inputs that :func:`~game.run_file.verify_run` replays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.config import Config, load_config
+from engine.input import InputPlayer, InputSnapshot
+from engine.livesplit import LiveSplitClient
+from engine.personal_best import load_records
+from engine.replay import ReplayVerifier, format_replay, load_replay, parse_replay
+from engine.timing import TickRate
+from game.run_file import load_run, verify_run
+from game.session import GameSession, bundled_levels
+from tests.engine.test_livesplit import LineServer, _wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+LEVELS_DIR = ROOT / "levels"
+LEVELS = bundled_levels(LEVELS_DIR)
+ORDER = [p.name for p in LEVELS]
+REPLAYS = [LEVELS_DIR / "replays" / f"{p.stem}.replay" for p in LEVELS]
+REPLAY_TICKS = [load_replay(path).tick_count for path in REPLAYS]
+RATE = TickRate.from_hz(60)
+
+
+def speedrun_config(**video: Any) -> Config:
+    config = load_config(None)
+    config = dataclasses.replace(
+        config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
+    )
+    if video:
+        config = dataclasses.replace(config, video=dataclasses.replace(config.video, **video))
+    return config
+
+
+class RunDriver:
+    """The engine's input source for a scripted run: replay inputs in levels, jump on menus."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+        self.engine = session.engine
+        self._players: dict[int, InputPlayer] = {}
+        self._menu_tick = 0
+        self.reset_at: int | None = None  # press reset_run at this level tick of level 1
+
+    def sample(self) -> InputSnapshot:
+        actions = self.engine.actions
+        scene = self.session.current
+        if scene is not None and not scene.completed and self.engine.scene is scene:
+            if self.reset_at is not None and scene.sim.ticks == self.reset_at:
+                self.reset_at = None
+                bit = actions.bit("reset_run")
+                return InputSnapshot(actions, bit, bit)
+            key = id(scene)
+            if key not in self._players:
+                replay = load_replay(REPLAYS[self.session.level_index])
+                self._players[key] = ReplayVerifier(replay).player(actions)
+            player = self._players[key]
+            return player.sample() if not player.finished else InputSnapshot.empty(actions)
+        self._menu_tick += 1
+        bit = actions.bit("jump") if self._menu_tick % 2 else 0
+        return InputSnapshot(actions, bit, bit)
+
+
+@pytest.fixture
+def livesplit() -> Iterator[LineServer]:
+    server = LineServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def make_session(gl_window: Any, tmp_path: Path) -> Iterator[Any]:
+    from engine.app import Engine
+    from game.movement import PlayerTuning
+    from game.speedrun import Speedrun
+
+    made: list[tuple[Any, Speedrun]] = []
+
+    def make(livesplit_port: int | None = None, **engine_kwargs: Any) -> GameSession:
+        config = speedrun_config()
+        engine = Engine(gl_window, config, headless=True, probe_frames=0, **engine_kwargs)
+        session = GameSession(engine, PlayerTuning(), LEVELS)
+        client = None
+        if livesplit_port is not None:
+            client = LiveSplitClient("127.0.0.1", livesplit_port, warn=print, info=print)
+        speedrun = Speedrun(
+            engine,
+            ORDER,
+            session.level_names,
+            game_version="test",
+            data_dir=tmp_path / "data",
+            livesplit=client,
+        )
+        session.speedrun = speedrun
+        engine.sampler = RunDriver(session)  # type: ignore[assignment]
+        made.append((engine, speedrun))
+        return session
+
+    yield make
+    for engine, speedrun in made:
+        speedrun.close()
+        engine.close()
+
+
+def play_until(session: GameSession, done: Any, max_frames: int = 10_000) -> None:
+    for _ in range(max_frames):
+        if done():
+            return
+        session.engine.run_frame()
+    raise AssertionError("the run did not get there")
+
+
+def play_run(session: GameSession) -> None:
+    session.show_title()
+    play_until(session, lambda: session.run_completed)
+
+
+@pytest.mark.gl
+def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
+    make_session: Any, livesplit: LineServer, tmp_path: Path
+) -> None:
+    session = make_session(livesplit_port=livesplit.port)
+    play_run(session)
+    speedrun = session.speedrun
+    timer = speedrun.timer
+    assert timer is not None and timer.finished
+    # IGT is the level ticks of the run, exactly.
+    assert timer.split_segment_ticks == tuple(REPLAY_TICKS)
+    assert timer.igt_ticks == sum(REPLAY_TICKS) == session.run_ticks
+    assert timer.igt_text == "0:34.400"  # 2064 ticks x 1/60 s
+    assert [s.is_gold for s in timer.splits] == [True, True, True]  # first run: all golds
+    assert speedrun.status().strict and speedrun.status().valid
+    # The personal best went to the data directory.
+    records = load_records(tmp_path / "data" / "personal_bests.json")
+    best = records.category(speedrun.category).personal_best
+    assert best is not None and best.total_ticks == sum(REPLAY_TICKS)
+    # The run file verifies.
+    assert speedrun.last_run_file is not None
+    run = load_run(speedrun.last_run_file)
+    assert run.timing_mode == "strict" and run.strict_valid
+    result = verify_run(run, LEVELS_DIR, ORDER)
+    assert result.verified, result.problem
+    assert (result.igt, result.ticks, result.levels) == ("0:34.400", 2064, 3)
+    # LiveSplit heard the run: start, game time, three splits.
+    assert _wait_until(lambda: livesplit.received().count("split") == 3)
+    lines = livesplit.received()
+    assert lines[:2] == ["starttimer", "pausegametime"]
+    assert "setgametime 0:00:34.400" in lines
+    assert lines.index("starttimer") < lines.index("split")
+
+
+@pytest.mark.gl
+def test_a_second_run_compares_against_the_first(make_session: Any) -> None:
+    first = make_session()
+    play_run(first)
+    second = make_session()
+    play_run(second)
+    splits = second.speedrun.timer.splits
+    assert [s.delta_ticks for s in splits] == [0, 0, 0]
+    assert [s.delta_text for s in splits] == ["0.000"] * 3
+    assert not any(s.is_gold for s in splits)
+
+
+@pytest.mark.gl
+def test_reset_starts_the_run_again_and_keeps_counting_from_zero(
+    make_session: Any, livesplit: LineServer
+) -> None:
+    session = make_session(livesplit_port=livesplit.port)
+    session.engine.sampler.reset_at = 100
+    play_run(session)
+    # The reset threw the first 100 ticks away: the run is the clean one.
+    assert session.speedrun.timer.igt_ticks == sum(REPLAY_TICKS)
+    assert _wait_until(lambda: "reset" in livesplit.received())
+    assert livesplit.received().count("starttimer") == 2
+
+
+@pytest.mark.gl
+def test_a_restart_counts_in_the_run_and_verifies(make_session: Any) -> None:
+    session = make_session()
+    session.show_title()
+    play_until(session, lambda: session.current is not None and session.current.sim.ticks >= 50)
+    session.restart_level()
+    session.engine.sampler._players.clear()  # the replay starts over in the new attempt
+    play_until(session, lambda: session.run_completed)
+    assert [a.outcome for a in session.attempts][:2] == ["restart", "complete"]
+    timer = session.speedrun.timer
+    assert timer.igt_ticks == sum(REPLAY_TICKS) + session.attempts[0].ticks
+    result = verify_run(load_run(session.speedrun.last_run_file), LEVELS_DIR, ORDER)
+    assert result.verified, result.problem
+
+
+@pytest.mark.gl
+def test_edited_run_files_fail_verification_at_the_first_mismatch(
+    make_session: Any, tmp_path: Path
+) -> None:
+    session = make_session()
+    play_run(session)
+    path = session.speedrun.last_run_file
+    data = json.loads(path.read_text())
+
+    def verify(edited: dict[str, Any]) -> str:
+        target = tmp_path / "edited.json"
+        target.write_text(json.dumps(edited))
+        result = verify_run(load_run(target), LEVELS_DIR, ORDER)
+        assert not result.verified
+        return result.problem
+
+    faster = json.loads(json.dumps(data))
+    faster["igt"], faster["igt_ticks"] = "0:30.000", 1800
+    assert "claims IGT 0:30.000" in verify(faster)
+
+    split = json.loads(json.dumps(data))
+    split["splits"][1]["igt_ticks"] -= 60
+    assert "split 2" in verify(split)
+
+    # An input edited by hand breaks the replay's checksum ...
+    raw = json.loads(json.dumps(data))
+    text = raw["attempts"][0]["replay"]
+    lines = text.splitlines()
+    first_tick_line = next(i for i, line in enumerate(lines) if line.startswith("ticks ")) + 1
+    encoded_input, state_hash = lines[first_tick_line + 100].split()
+    lines[first_tick_line + 100] = f"{int(encoded_input) ^ 1} {state_hash}"
+    raw["attempts"][0]["replay"] = "\n".join(lines) + "\n"
+    assert "attempt 1" in verify(raw)
+
+    # ... and one re-checksummed by a tool differs at the first changed tick.
+    replay = parse_replay(text.encode())
+    left = replay.action_map.bit("left")
+    inputs = list(replay.inputs)
+    inputs[100] = InputSnapshot(replay.action_map, left, left).encode()  # a step to the left
+    forged = dataclasses.replace(replay, inputs=tuple(inputs))
+    tool = json.loads(json.dumps(data))
+    tool["attempts"][0]["replay"] = format_replay(forged)
+    assert "tick 100" in verify(tool)
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("vsync", [True, False])
+@pytest.mark.parametrize("display_hz", [30, 60, 144, 240])
+def test_igt_of_every_bundled_replay_is_the_same_at_any_display_rate(
+    gl_window: Any, display_hz: int, vsync: bool
+) -> None:
+    from engine.app import Engine
+    from game.movement import PlayerTuning
+    from game.replay_run import Player, TapedLevelScene
+
+    config = speedrun_config(vsync=vsync)
+    igts = []
+    for replay_path, level_path in zip(REPLAYS, LEVELS, strict=True):
+        engine = Engine(gl_window, config, headless=True, display_hz=display_hz)
+        try:
+            scene = TapedLevelScene.for_engine(engine, level_path, PlayerTuning())
+            player = Player(load_replay(replay_path), engine.actions, str(replay_path))
+            scene.tape = player
+            engine.show(scene)
+            while not scene.completed and not player.finished:
+                engine.run_frame()
+            assert scene.completed
+            assert player.hashes_checked == scene.sim.ticks
+            igts.append(scene.sim.ticks)
+        finally:
+            engine.close()
+    assert igts == REPLAY_TICKS
+
+
+@pytest.mark.gl
+def test_strict_game_time_stays_within_a_tick_of_real_time_through_a_stall(
+    gl_window: Any,
+) -> None:
+    """A headless run in speedrun mode with a 1 s stall: only the reported drop is missing."""
+    from engine.app import Engine
+    from game.movement import PlayerTuning
+    from game.replay_run import Player, TapedLevelScene
+
+    engine = Engine(gl_window, speedrun_config(), headless=True, display_hz=144)
+    try:
+        scene = TapedLevelScene.for_engine(engine, LEVELS[2], PlayerTuning())
+        scene.tape = Player(load_replay(REPLAYS[2]), engine.actions, "level3")
+        engine.show(scene)
+        pacer = engine.pacer
+        step_ns = RATE.tick_time_ns(1)
+        worst_ns = 0
+        for frame in range(600):
+            if frame == 300:
+                engine.clock.advance(1_000_000_000)  # the process stalls for a second
+            engine.run_frame()
+            # game + dropped + pending == elapsed (no bend in strict mode)
+            behind_ns = pacer.elapsed_ns - pacer.dropped_ns - pacer.game_time_ns
+            worst_ns = max(worst_ns, abs(behind_ns))
+        assert worst_ns <= step_ns
+        assert pacer.hitch_dropped_ns > 0  # and the drop is reported
+        assert 0.7e9 < pacer.hitch_dropped_ns < 1.0e9
+    finally:
+        engine.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------------------------
+
+
+def game(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "game", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=cwd,
+    )
+
+
+def one_line_error(out: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+@pytest.mark.gl
+def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
+    session = make_session()
+    play_run(session)
+    path = str(session.speedrun.last_run_file)
+    out = game("--verify-run", path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"{path}: verified: IGT 0:34.400 (2064 ticks), 3 levels"
+    out = game("--verify-run", path, "--json")
+    assert json.loads(out.stdout) == {
+        "verified": True,
+        "igt": "0:34.400",
+        "ticks": 2064,
+        "levels": 3,
+    }
+    edited = json.loads(Path(path).read_text())
+    edited["igt_ticks"] = 1
+    Path(path).write_text(json.dumps(edited))
+    out = game("--verify-run", path, "--json")
+    assert out.returncode == 1
+    result = json.loads(out.stdout)
+    assert result["verified"] is False and "claims IGT" in result["problem"]
+
+
+def test_unreadable_run_files_get_one_line_and_exit_2(tmp_path: Path) -> None:
+    one_line_error(
+        game("--verify-run", str(tmp_path / "missing.json")), "missing.json", "cannot read"
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    one_line_error(game("--verify-run", str(bad)), "bad.json", "bad JSON")
+    bad.write_text(json.dumps({"format": "platformer-run", "version": 7}))
+    one_line_error(game("--verify-run", str(bad)), "version 7")
+    bad.write_text(json.dumps({"format": "platformer-run", "version": 1, "splits": []}))
+    one_line_error(game("--verify-run", str(bad)), "attempts")
+
+
+def test_bad_speedrun_config_values_get_one_line_and_exit_2(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[speedrun]\nenabled = "yes"\n')
+    one_line_error(game("--headless", "--config", str(config), "--frames", "5"), "speedrun.enabled")
+    config.write_text("[speedrun.livesplit]\nport = 70000\n")
+    one_line_error(game("--headless", "--config", str(config), "--frames", "5"), "port")
+
+
+@pytest.mark.gl
+def test_unreachable_livesplit_warns_once_and_the_game_goes_on(
+    gl_window: Any, tmp_path: Path
+) -> None:
+    from engine.app import Engine
+    from game.movement import PlayerTuning
+    from game.speedrun import Speedrun
+
+    warnings: list[str] = []
+    engine = Engine(gl_window, speedrun_config(), headless=True, probe_frames=0)
+    session = GameSession(engine, PlayerTuning(), LEVELS)
+    client = LiveSplitClient("127.0.0.1", 9, warn=warnings.append, info=warnings.append)
+    speedrun = Speedrun(
+        engine, ORDER, session.level_names, game_version="t", data_dir=tmp_path, livesplit=client
+    )
+    session.speedrun = speedrun
+    try:
+        session.start_run()
+        for _ in range(120):
+            engine.run_frame()
+        assert _wait_until(lambda: len(warnings) >= 1)
+        assert session.current is not None and session.current.sim.ticks > 60
+        assert len([w for w in warnings if "127.0.0.1:9" in w]) == 1
+    finally:
+        speedrun.close()
+        engine.close()
