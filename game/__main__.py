@@ -175,9 +175,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if not (headless or args.record or args.replay):
         return play_session(engine, config, args)
+    speedrun = config.speedrun
     scene = TapedLevelScene.for_engine(
         engine, level_path, tuning, sounds=game_sounds(config, headless=headless)
     )
+    if speedrun.enabled and speedrun.show_timer:
+        scene.hud_extra = lambda: [f"IGT {format_igt(scene.sim.ticks, engine.tick_rate)}"]
     player: Player | None = None
     recorder: Recorder | None = None
     try:

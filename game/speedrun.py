@@ -24,7 +24,6 @@ when the runner resets (``reset_run``, Backspace, from anywhere). Everything els
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -65,7 +64,8 @@ class Speedrun:
         data_dir: Where ``personal_bests.json`` and ``runs/`` live (default: the user data
             directory, e.g. ``~/.local/share/platformer-engine`` on Linux).
         livesplit: A LiveSplit client (default: from ``[speedrun.livesplit]``).
-        clock_ns: The monotonic clock for RTA.
+        clock_ns: The monotonic clock for RTA (default: the engine's clock, which is the
+            virtual display's clock in headless runs, so RTA and IGT agree there).
         warn: Where one-line warnings go.
 
     Attributes:
@@ -83,7 +83,7 @@ class Speedrun:
         game_version: str,
         data_dir: Path | None = None,
         livesplit: LiveSplitClient | None = None,
-        clock_ns: Callable[[], int] = time.monotonic_ns,
+        clock_ns: Callable[[], int] | None = None,
         warn: Callable[[str], None] = _warn,
     ) -> None:
         self.engine = engine
@@ -98,7 +98,7 @@ class Speedrun:
             if livesplit is not None
             else livesplit_from_config(engine.config.speedrun.livesplit, warn=warn, info=warn)
         )
-        self.clock_ns = clock_ns
+        self.clock_ns = clock_ns if clock_ns is not None else engine.clock.now_ns
         self.warn = warn
         self.timer: SpeedrunTimer | None = None
         self.last_split: SplitResult | None = None
@@ -183,7 +183,7 @@ class Speedrun:
             splits=tuple(
                 SplitRecord(
                     self.level_files[s.index],
-                    s.name,
+                    self.level_names[s.index],
                     s.segment_ticks,
                     s.cumulative_ticks,
                     s.time_text,
@@ -250,7 +250,8 @@ class Speedrun:
         split = self.last_split
         if split is not None:
             gold = "  gold!" if split.is_gold else ""
-            lines.append(f"{split.name} {split.time_text} {split.delta_text}{gold}".rstrip())
+            name = self.level_names[split.index]
+            lines.append(f"{name} {split.time_text} {split.delta_text}{gold}".rstrip())
         return lines
 
     def split_lines(self, split: SplitResult | None) -> list[str]:
