@@ -246,6 +246,7 @@ class Engine:
 
     def _on_deactivate(self) -> Any:
         self.sampler.release_all()  # keys released while unfocused never arrive
+        self.gamepads.forget_held()  # so a pad button held now presses again when pushed
         return None
 
     def _on_close(self) -> Any:

@@ -129,6 +129,10 @@ class GamepadInput:
             self._manager.remove_handlers(on_connect=self.connect, on_disconnect=self.disconnect)
             self._manager = None
 
+    def forget_held(self) -> None:
+        """Forget what is held without releasing it (the sampler was just reset on focus loss)."""
+        self._held.clear()
+
     # -- pyglet controller events (names and arguments as pyglet dispatches them) ---------------
     def on_button_press(self, controller: Any, button: str) -> None:
         """A button went down."""

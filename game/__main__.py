@@ -304,7 +304,7 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
         "igt": format_igt(ticks, engine.tick_rate),
     }
     print(json.dumps(summary) if args.json else " ".join(f"{k}={v}" for k, v in summary.items()))
-    if not engine.closed:
+    if not engine.closed or session.quit_requested:
         engine.window.close()
     return 0
 
@@ -312,6 +312,7 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
 def verify_run_file(path: Path, config: Config, *, as_json: bool) -> int:
     """``--verify-run``: print one line; exit 0 when verified, 1 when not, 2 when unreadable."""
     from engine.tiled_level import LevelError
+    from engine.timing import TickRate
     from game.run_file import RunFileError, load_run, verify_run
     from game.session import bundled_levels
 
@@ -324,6 +325,7 @@ def verify_run_file(path: Path, config: Config, *, as_json: bool) -> int:
             order,
             tuning=config.section("player", PlayerTuning),
             physics=config.physics,
+            tick_rate=TickRate.from_hz(config.timing.tick_rate_hz),
         )
     except (RunFileError, LevelError) as exc:
         print(exc, file=sys.stderr)

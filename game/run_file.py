@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from engine.atomic_file import write_atomic
-from engine.config import PhysicsConfig
+from engine.config import InputConfig, PhysicsConfig
+from engine.input import ActionMap
 from engine.replay import (
     Replay,
     ReplayError,
@@ -55,6 +56,9 @@ __all__ = [
     "save_run",
     "verify_run",
 ]
+
+GAME_ACTIONS = ActionMap(tuple(f.name for f in fields(InputConfig) if f.name != "debug_overlay"))
+"""The game's actions, as the engine builds them from ``[input]`` (the overlay key excluded)."""
 
 RUN_FORMAT = "platformer-run"
 RUN_VERSION = 1
@@ -173,6 +177,14 @@ def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where:
     return value
 
 
+def _level_name(raw: dict[str, Any], where: str) -> str:
+    """A level file name: a plain, printable file name (it is looked up in ``levels/``)."""
+    name = _field(raw, "level", str, where)
+    if not name.isprintable() or Path(name).name != name or name in (".", ".."):
+        raise ValueError(f"{where}level {name!r} is not a level file name")
+    return name
+
+
 def load_run(path: Path) -> RunRecord:
     """Read a run file.
 
@@ -184,7 +196,7 @@ def load_run(path: Path) -> RunRecord:
         data = json.loads(path.read_bytes())
     except OSError as exc:
         raise RunFileError(path, f"cannot read: {exc.strerror or exc}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, absurd nesting
         raise RunFileError(path, f"not a run file (bad JSON: {exc})") from exc
     if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
         raise RunFileError(path, f'not a run file (no "format": "{RUN_FORMAT}")')
@@ -200,7 +212,7 @@ def load_run(path: Path) -> RunRecord:
                 raise ValueError(f"splits[{i}] is not an object")
             splits.append(
                 SplitRecord(
-                    _field(raw, "level", str, where),
+                    _level_name(raw, where),
                     _field(raw, "name", str, where),
                     _field(raw, "segment_ticks", int, where),
                     _field(raw, "igt_ticks", int, where),
@@ -217,9 +229,17 @@ def load_run(path: Path) -> RunRecord:
             if outcome not in OUTCOMES:
                 raise ValueError(f"{where}outcome {outcome!r} is not one of {list(OUTCOMES)}")
             text = _field(raw, "replay", str, where)
-            attempts.append(AttemptRecord(_field(raw, "level", str, where), outcome, text))
+            attempts.append(AttemptRecord(_level_name(raw, where), outcome, text))
         if not attempts:
             raise ValueError("attempts is empty")
+        rate_text = _field(data, "tick_rate_hz", str, "")
+        try:
+            TickRate.from_hz(rate_text)
+        except (ValueError, ArithmeticError, TypeError):
+            raise ValueError(f"tick_rate_hz {rate_text!r} is not a tick rate") from None
+        for key in ("hitch_dropped_ns", "rta_ms", "igt_ticks"):
+            if _field(data, key, int, "") < 0:
+                raise ValueError(f"{key} is negative")
         return RunRecord(
             _field(data, "game_version", str, ""),
             _field(data, "tick_rate_hz", str, ""),
@@ -287,12 +307,13 @@ def _play_attempt(
     physics: PhysicsConfig,
 ) -> LevelWorld:
     """Replay one attempt on the pure simulation, checking every hash; return the world."""
-    where = f"attempt {index + 1} ({attempt.level})"
+    where = f"attempt {index + 1} ({attempt.level!r})"
     level_path = levels_dir / attempt.level
     if Path(attempt.level).name != attempt.level or not level_path.is_file():
         raise _MismatchError(f"{where}: no such level in {levels_dir}")
     try:
-        replay = parse_replay(attempt.replay_text.encode("utf-8"), source=where)
+        data = attempt.replay_text.encode("utf-8", "surrogatepass")  # bad text fails the parse
+        replay = parse_replay(data, source=where)
     except ReplayError as exc:
         raise _MismatchError(str(exc)) from exc
     if replay.level_id != attempt.level:
@@ -309,16 +330,18 @@ def _play_attempt(
         iterations=physics.iterations,
     )
     verifier = ReplayVerifier(replay, source=where)
-    player = verifier.player()
-    while not player.finished:
-        if world.completed:
-            raise _MismatchError(f"{where}: the level was completed before tick {player.position}")
-        tick = player.position
-        world.tick(player.sample())
-        try:
+    try:
+        player = verifier.player(GAME_ACTIONS)  # the recorded actions must be the game's
+        while not player.finished:
+            if world.completed:
+                raise _MismatchError(
+                    f"{where}: the level was completed before tick {player.position}"
+                )
+            tick = player.position
+            world.tick(player.sample())
             verifier.check(tick, world.state_hash())
-        except ReplayError as exc:
-            raise _MismatchError(str(exc)) from exc
+    except ReplayError as exc:
+        raise _MismatchError(str(exc)) from exc
     if attempt.outcome == "complete" and not world.completed:
         raise _MismatchError(f"{where}: the inputs end without reaching the exit")
     if attempt.outcome == "restart" and world.completed:
@@ -333,6 +356,7 @@ def verify_run(
     *,
     tuning: PlayerTuning | None = None,
     physics: PhysicsConfig | None = None,
+    tick_rate: TickRate | None = None,
 ) -> Verification:
     """Replay a run and compare everything it claims (see the module docstring).
 
@@ -343,6 +367,8 @@ def verify_run(
         tuning: ``[player]`` tuning (default: the defaults). It must be what the run was
             played with, or the hashes differ: a leaderboard verifies with the defaults.
         physics: ``[physics]`` settings (default: the defaults), likewise.
+        tick_rate: The game's tick rate (default: 60 Hz); a run at another rate is another
+            category and does not verify.
 
     Raises:
         LevelError: A bundled level cannot be loaded.
@@ -353,12 +379,13 @@ def verify_run(
     problem = ""
     final_hash = ""
     try:
+        _check_claims(run, rate, tick_rate if tick_rate is not None else TickRate.from_hz(60))
         for index, attempt in enumerate(run.attempts):
             done = len(split_ticks)
             expected = level_order[done] if done < len(level_order) else "its end"
             if attempt.level != expected:
                 raise _MismatchError(
-                    f"attempt {index + 1} plays {attempt.level}, the run is at {expected}"
+                    f"attempt {index + 1} plays {attempt.level!r}, the run is at {expected!r}"
                 )
             world = _play_attempt(
                 attempt,
@@ -375,6 +402,7 @@ def verify_run(
                     run,
                     done,
                     attempt.level,
+                    world.level.name,
                     ticks,
                     ticks - (split_ticks[-1] if split_ticks else 0),
                     rate,
@@ -403,13 +431,36 @@ def verify_run(
     )
 
 
+def _check_claims(run: RunRecord, rate: TickRate, game_rate: TickRate) -> None:
+    """What the file says about how the run was timed, checked before replaying anything."""
+    if rate != game_rate:
+        raise _MismatchError(f"the run ticked at {rate}, this game ticks at {game_rate}")
+    if run.timing_mode != "strict":
+        raise _MismatchError(f"timing mode {run.timing_mode!r}: speedruns are timed in strict mode")
+    if run.strict_valid != (run.hitch_dropped_ns == 0):
+        raise _MismatchError(
+            f"strict_valid is {str(run.strict_valid).lower()} but the hitch guard dropped "
+            f"{run.hitch_dropped_ns} ns"
+        )
+    one_tick_ms = rate.tick_time_ms(1) + 1
+    if run.rta_ms + one_tick_ms < rate.tick_time_ms(run.igt_ticks):
+        raise _MismatchError(f"RTA {run.rta_ms} ms is shorter than the IGT it claims")
+    previous_ms = 0
+    for index, split in enumerate(run.splits):
+        if not previous_ms <= split.rta_ms <= run.rta_ms:
+            raise _MismatchError(f"split {index + 1}'s RTA is out of order")
+        previous_ms = split.rta_ms
+
+
 def _check_split(
-    run: RunRecord, index: int, level: str, ticks: int, segment: int, rate: TickRate
+    run: RunRecord, index: int, level: str, name: str, ticks: int, segment: int, rate: TickRate
 ) -> None:
     """Compare split ``index`` of the file with what the replays produced."""
     if index >= len(run.splits):
-        raise _MismatchError(f"split {index + 1} ({level}) is missing")
+        raise _MismatchError(f"split {index + 1} ({level!r}) is missing")
     claimed = run.splits[index]
+    if claimed.name != name:
+        raise _MismatchError(f"split {index + 1} is named {claimed.name!r}, the level is {name!r}")
     igt = format_time_ms(rate.tick_time_ms(ticks))
     if (claimed.level, claimed.igt_ticks, claimed.segment_ticks, claimed.igt) != (
         level,
@@ -418,7 +469,7 @@ def _check_split(
         igt,
     ):
         raise _MismatchError(
-            f"split {index + 1} ({claimed.level}) claims IGT {claimed.igt} ({claimed.igt_ticks} "
+            f"split {index + 1} ({claimed.level!r}) claims IGT {claimed.igt} ({claimed.igt_ticks} "
             f"ticks, segment {claimed.segment_ticks}); the replays give {igt} ({ticks} ticks, "
             f"segment {segment})"
         )

@@ -106,6 +106,7 @@ class GameSession:
         self.level_index = 0
         self.speedrun = speedrun
         self._completed: TapedLevelScene | None = None
+        self.quit_requested = False
         engine.global_input = self._global_input
 
     # -- the run's numbers ------------------------------------------------------------------------
@@ -168,6 +169,8 @@ class GameSession:
         """Play level ``index`` (from the start)."""
         self._leave_level("quit")
         if practice:
+            if self.in_run and self.speedrun is not None and not self.run_completed:
+                self.speedrun.reset()  # playing a level again abandons the run
             self.in_run = False
             self.attempts = []
         self.level_index = index
@@ -260,8 +263,12 @@ class GameSession:
         )
 
     def quit(self) -> None:
-        """Close the window (the engine's loop stops)."""
-        self.engine.window.close()
+        """Stop the engine's loop; the caller closes the window after the loop has returned.
+
+        (Closing it here, inside a tick, would leave the rest of the frame drawing into a
+        window without a GL context.)
+        """
+        self.quit_requested = True
         self.engine.close()
 
     def hud_lines(self) -> list[str]:
@@ -271,17 +278,22 @@ class GameSession:
         return self.speedrun.hud_lines(self.run_ticks)
 
     def _global_input(self, tick: int, snapshot: InputSnapshot) -> bool:
-        """Before each tick: finish a completed level; ``reset_run`` works on every screen."""
+        """Before each tick: finish a completed level; ``reset_run`` works on every screen.
+
+        Returns True (the tick's input is used up) when it changed the screen, so a jump
+        mashed through the exit does not also choose on the level complete screen.
+        """
+        switched = False
         if self._completed is not None and self._completed is self.current:
             self._on_level_complete()
-        if "reset_run" not in snapshot.action_map or not snapshot.was_pressed("reset_run"):
-            return False
-        if not self.in_run:
-            return False
-        if self.speedrun is not None:
-            self.speedrun.reset()
-        self.start_run()
-        return True
+            switched = True
+        wants_reset = "reset_run" in snapshot.action_map and snapshot.was_pressed("reset_run")
+        if wants_reset and self.in_run:
+            if self.speedrun is not None:
+                self.speedrun.reset()
+            self.start_run()
+            switched = True
+        return switched
 
     # -- helpers ------------------------------------------------------------------------------
     def _leave_level(self, outcome: str) -> None:

@@ -122,6 +122,7 @@ class Speedrun:
         self._hitch_base_ns = self.engine.pacer.hitch_dropped_ns
         self._pushed_ticks = -GAME_TIME_PUSH_TICKS
         if self.livesplit is not None:
+            self.livesplit.reset()  # LiveSplit ignores starttimer while a finished run shows
             self.livesplit.start_timer()
 
     def sync(self, run_ticks: int) -> None:

@@ -370,13 +370,15 @@ def test_default_input_config_maps_to_arcade_key_codes() -> None:
 
     bindings = bindings_from_input_config(InputConfig())
     assert bindings.action_map.actions == (
-        "left", "right", "up", "down", "jump", "pause", "restart", "reset_run", "debug_overlay",
+        "left", "right", "up", "down", "jump", "pause", "restart", "reset_run", "confirm",
+        "debug_overlay",
     )  # fmt: skip
     assert bindings.actions_for(arcade.key.LEFT) == ("left",)
     assert bindings.actions_for(arcade.key.A) == ("left",)
     assert bindings.actions_for(arcade.key.SPACE) == ("jump",)
     assert bindings.actions_for(arcade.key.F3) == ("debug_overlay",)
     assert bindings.actions_for(arcade.key.BACKSPACE) == ("reset_run",)
+    assert bindings.actions_for(arcade.key.ENTER) == ("confirm",)
     assert bindings.actions_for(arcade.key.Q) == ()
 
 

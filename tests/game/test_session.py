@@ -201,8 +201,21 @@ def test_jumps_and_coins_play_their_sounds_once_per_event(session: GameSession) 
     assert session.sounds.played["coin"] == 1
 
 
-def test_quit_closes_the_loop(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(session.engine.window, "close", lambda: None)  # the shared window stays
+def test_quit_stops_the_loop_and_leaves_the_window_to_the_caller(session: GameSession) -> None:
     tap(session, "up")  # wraps to Quit
+    tap(session, "jump")  # the rest of this frame still draws: the window must be open
+    assert session.engine.closed and session.quit_requested
+    session.engine.render_frame(0.0)  # the window and its GL context are still there
+
+
+def test_a_jump_mashed_through_the_exit_does_not_skip_the_complete_screen(
+    session: GameSession,
+) -> None:
     tap(session, "jump")
-    assert session.engine.closed
+    scene = session.current
+    exit_rect = scene.level.exits[0].rect
+    scene.sim.teleport_player(exit_rect.center_px[0], exit_rect.bottom_px)
+    while not scene.completed:
+        frames(session)
+    tap(session, "jump")  # pressed on the tick right after the completing one
+    assert menu_title(session) == "Level complete!"

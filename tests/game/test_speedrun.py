@@ -161,7 +161,7 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     # LiveSplit heard the run: start, game time, three splits.
     assert _wait_until(lambda: livesplit.received().count("split") == 3)
     lines = livesplit.received()
-    assert lines[:2] == ["starttimer", "pausegametime"]
+    assert lines[:3] == ["reset", "starttimer", "pausegametime"]
     assert "setgametime 0:00:34.400" in lines
     assert lines.index("starttimer") < lines.index("split")
 
@@ -189,6 +189,19 @@ def test_reset_starts_the_run_again_and_keeps_counting_from_zero(
     assert session.speedrun.timer.igt_ticks == sum(REPLAY_TICKS)
     assert _wait_until(lambda: "reset" in livesplit.received())
     assert livesplit.received().count("starttimer") == 2
+
+
+@pytest.mark.gl
+def test_play_again_abandons_the_run_and_resets_livesplit(
+    make_session: Any, livesplit: LineServer
+) -> None:
+    session = make_session(livesplit_port=livesplit.port)
+    session.show_title()
+    play_until(session, lambda: bool(session.attempts))  # level 1 complete
+    assert session.speedrun.timer is not None
+    session.start_level(0)  # "Play again" on the level complete screen
+    assert session.speedrun.timer is None and not session.in_run
+    assert _wait_until(lambda: "reset" in livesplit.received())
 
 
 @pytest.mark.gl
@@ -229,6 +242,22 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
     split = json.loads(json.dumps(data))
     split["splits"][1]["igt_ticks"] -= 60
     assert "split 2" in verify(split)
+
+    renamed = json.loads(json.dumps(data))
+    renamed["splits"][0]["name"] = "WORLD RECORD"
+    assert "named 'WORLD RECORD'" in verify(renamed)
+
+    not_strict = json.loads(json.dumps(data))
+    not_strict["timing_mode"] = "interpolated"
+    assert "strict mode" in verify(not_strict)
+
+    hitched = json.loads(json.dumps(data))
+    hitched["hitch_dropped_ns"] = 5  # while still claiming strict_valid
+    assert "dropped 5 ns" in verify(hitched)
+
+    reordered = json.loads(json.dumps(data))
+    reordered["attempts"].reverse()
+    assert "attempt 1 plays 'level3.json'" in verify(reordered)
 
     # An input edited by hand breaks the replay's checksum ...
     raw = json.loads(json.dumps(data))
@@ -373,6 +402,8 @@ def test_unreadable_run_files_get_one_line_and_exit_2(tmp_path: Path) -> None:
     one_line_error(game("--verify-run", str(bad)), "version 7")
     bad.write_text(json.dumps({"format": "platformer-run", "version": 1, "splits": []}))
     one_line_error(game("--verify-run", str(bad)), "attempts")
+    bad.write_bytes(b"[" * 100_000)
+    one_line_error(game("--verify-run", str(bad)), "bad JSON")
 
 
 def test_bad_speedrun_config_values_get_one_line_and_exit_2(tmp_path: Path) -> None:
