@@ -303,7 +303,11 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
         "ticks": ticks,
         "igt": format_igt(ticks, engine.tick_rate),
     }
-    print(json.dumps(summary) if args.json else " ".join(f"{k}={v}" for k, v in summary.items()))
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        result = "run complete" if session.run_completed else "not complete"
+        print(f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}")
     if not engine.closed or session.quit_requested:
         engine.window.close()
     return 0
