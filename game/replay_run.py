@@ -1,4 +1,4 @@
-"""Recording and playing back input replays of the sample game (``--record`` / ``--replay``).
+"""Recording and playing back input replays of a level (``--record`` / ``--replay``).
 
 A replay (:mod:`engine.replay`) stores one encoded input snapshot per *tick* and the level's
 state hash after each tick. Because the level's simulation is deterministic and runs in fixed
