@@ -28,7 +28,7 @@ from typing import Any
 
 import arcade
 
-from engine.config import Config
+from engine.config import DEBUG_OVERLAY_ACTION, Config, game_action_names
 from engine.debug_overlay import DebugOverlay
 from engine.frame_stats import FrameStats
 from engine.gamepad import GamepadInput
@@ -49,9 +49,6 @@ from engine.timing import (
 )
 from engine.timing.clock import NS_PER_S
 from engine.virtual_display import VirtualDisplay
-
-#: Actions the engine itself handles (not passed to the game as input).
-DEBUG_OVERLAY_ACTION = "debug_overlay"
 
 
 def pacer_settings(config: Config) -> PacerSettings:
@@ -123,9 +120,7 @@ class Engine:
             probe=self._probe,
         )
         self.bindings: KeyBindings = bindings_from_input_config(config.input)
-        self.actions = ActionMap(
-            tuple(a for a in self.bindings.action_map if a != DEBUG_OVERLAY_ACTION)
-        )
+        self.actions = ActionMap(game_action_names(config.input))
         self.sampler = InputSampler(self.actions)
         #: Gamepads feed the same sampler as the keyboard (none are read when headless).
         self.gamepads = GamepadInput(config.gamepad, self.sampler)

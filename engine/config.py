@@ -88,6 +88,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 __all__ = [
+    "DEBUG_OVERLAY_ACTION",
     "DEFAULT_CONFIG_PATH",
     "GAMEPAD_CONTROLS",
     "AudioConfig",
@@ -106,6 +107,7 @@ __all__ = [
     "add_config_arguments",
     "config_from_args",
     "defaults_toml",
+    "game_action_names",
     "gamepad_binding",
     "key_binding",
     "key_names",
@@ -404,6 +406,16 @@ class GamepadConfig:
     restart: tuple[str, ...] = gamepad_binding(("y",), "Restart the current level.")
     reset_run: tuple[str, ...] = gamepad_binding(("back",), "Reset the whole run and timer.")
     confirm: tuple[str, ...] = gamepad_binding((), "Choose a menu item (jump chooses too).")
+
+
+DEBUG_OVERLAY_ACTION = "debug_overlay"
+"""The ``[input]`` action the engine handles itself (the F3 overlay); games never see it."""
+
+
+def game_action_names(input_config: InputConfig) -> tuple[str, ...]:
+    """The actions a game's input snapshots carry: ``[input]``'s, in order, but the overlay key."""
+    names = (f.name for f in dataclasses.fields(input_config))
+    return tuple(name for name in names if name != DEBUG_OVERLAY_ACTION)
 
 
 @dataclass(frozen=True, slots=True)

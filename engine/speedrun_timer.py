@@ -85,6 +85,11 @@ def format_time_ms(ms: int) -> str:
     return f"{minutes}:{seconds:02d}.{millis:03d}"
 
 
+def format_igt(tick_rate: TickRate, ticks: int) -> str:
+    """In-game time of ``ticks`` ticks for display: exact, floored to the ms (``m:ss.mmm``)."""
+    return format_time_ms(tick_rate.tick_time_ms(ticks))
+
+
 def format_delta_ms(ms: int) -> str:
     """Format a signed split delta: ``+`` behind, ``-`` ahead, no sign when even.
 
@@ -320,7 +325,7 @@ class SpeedrunTimer:
     @property
     def igt_text(self) -> str:
         """In-game time for display, e.g. ``"1:02.345"``."""
-        return format_time_ms(self.igt_ms)
+        return format_igt(self.tick_rate, self._ticks)
 
     @property
     def segment_ticks(self) -> int:

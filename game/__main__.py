@@ -48,14 +48,13 @@ from engine.replay import (
     load_replay,
     save_replay,
 )
-from engine.speedrun_timer import format_time_ms
+from engine.speedrun_timer import format_igt
 from game.movement import PlayerTuning
 
 if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --headless flag
     from engine.app import Engine
     from engine.audio import SoundBank
     from engine.config import Config
-    from engine.timing import TickRate
     from game.replay_run import Recorder
 
 PROG = "python -m game"
@@ -132,11 +131,6 @@ def load_checked_replay(source: Path, level_arg: Path | None) -> tuple[Replay, P
     return replay, level_path
 
 
-def format_igt(ticks: int, rate: TickRate) -> str:
-    """In-game time of ``ticks`` as ``m:ss.mmm`` (``h:mm:ss.mmm`` past an hour), exact."""
-    return format_time_ms(rate.tick_time_ms(ticks))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Play (record, or play a replay back); return the exit status."""
     args = build_parser().parse_args(argv)
@@ -180,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         engine, level_path, tuning, sounds=game_sounds(config, headless=headless)
     )
     if speedrun.enabled and speedrun.show_timer:
-        scene.hud_extra = lambda: [f"IGT {format_igt(scene.sim.ticks, engine.tick_rate)}"]
+        scene.hud_extra = lambda: [f"IGT {format_igt(engine.tick_rate, scene.sim.ticks)}"]
     player: Player | None = None
     recorder: Recorder | None = None
     try:
@@ -237,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "level": scene.level.name,
         "completed": scene.completed,
         "ticks": ticks,
-        "igt": format_igt(ticks, engine.tick_rate),
+        "igt": format_igt(engine.tick_rate, ticks),
         "coins": f"{scene.coins_collected}/{len(scene.level.coins)}",
     }
     if player is not None:
@@ -301,7 +295,7 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
         "level": session.level_names[session.level_index],
         "completed": session.run_completed,
         "ticks": ticks,
-        "igt": format_igt(ticks, engine.tick_rate),
+        "igt": format_igt(engine.tick_rate, ticks),
     }
     if args.json:
         print(json.dumps(summary))

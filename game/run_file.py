@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.atomic_file import write_atomic
-from engine.config import InputConfig, PhysicsConfig
+from engine.config import InputConfig, PhysicsConfig, game_action_names
 from engine.input import ActionMap
 from engine.replay import (
     Replay,
@@ -38,7 +38,7 @@ from engine.replay import (
     hash_level_file,
     parse_replay,
 )
-from engine.speedrun_timer import format_time_ms
+from engine.speedrun_timer import format_igt, format_time_ms
 from engine.tiled_level import load_level
 from engine.timing import TickRate
 from game.movement import PlayerTuning
@@ -57,8 +57,8 @@ __all__ = [
     "verify_run",
 ]
 
-GAME_ACTIONS = ActionMap(tuple(f.name for f in fields(InputConfig) if f.name != "debug_overlay"))
-"""The game's actions, as the engine builds them from ``[input]`` (the overlay key excluded)."""
+GAME_ACTIONS = ActionMap(game_action_names(InputConfig()))
+"""The game's actions, as the engine builds them from ``[input]``."""
 
 RUN_FORMAT = "platformer-run"
 RUN_VERSION = 1
@@ -416,7 +416,7 @@ def verify_run(
             raise _MismatchError(
                 f"the file has {len(run.splits)} splits for {len(split_ticks)} levels"
             )
-        igt = format_time_ms(rate.tick_time_ms(ticks))
+        igt = format_igt(rate, ticks)
         if run.igt_ticks != ticks or run.igt != igt:
             raise _MismatchError(
                 f"the file claims IGT {run.igt} ({run.igt_ticks} ticks), the replays give "
@@ -426,9 +426,7 @@ def verify_run(
             raise _MismatchError("the final state hash differs from the replays'")
     except _MismatchError as exc:
         problem = str(exc)
-    return Verification(
-        not problem, problem, ticks, format_time_ms(rate.tick_time_ms(ticks)), len(split_ticks)
-    )
+    return Verification(not problem, problem, ticks, format_igt(rate, ticks), len(split_ticks))
 
 
 def _check_claims(run: RunRecord, rate: TickRate, game_rate: TickRate) -> None:
@@ -461,7 +459,7 @@ def _check_split(
     claimed = run.splits[index]
     if claimed.name != name:
         raise _MismatchError(f"split {index + 1} is named {claimed.name!r}, the level is {name!r}")
-    igt = format_time_ms(rate.tick_time_ms(ticks))
+    igt = format_igt(rate, ticks)
     if (claimed.level, claimed.igt_ticks, claimed.segment_ticks, claimed.igt) != (
         level,
         ticks,

@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.audio import SoundBank
 from engine.input import InputSnapshot
+from engine.speedrun_timer import format_igt
 from engine.tiled_level import load_level
 from game.menus import Menu, MenuScene
 from game.movement import PlayerTuning
@@ -118,9 +119,7 @@ class GameSession:
 
     def igt_text(self) -> str:
         """The run's in-game time as ``m:ss.mmm``, exact (ticks × tick period)."""
-        from engine.speedrun_timer import format_time_ms
-
-        return format_time_ms(self.engine.tick_rate.tick_time_ms(self.run_ticks))
+        return format_igt(self.engine.tick_rate, self.run_ticks)
 
     # -- screens ------------------------------------------------------------------------------
     def show_title(self) -> None:
@@ -209,7 +208,7 @@ class GameSession:
         self._completed = None
         assert scene is not None
         coins = f"{scene.coins_collected} / {len(scene.level.coins)}"
-        level_time = self.engine.tick_rate.tick_time_ms(scene.sim.ticks)
+        level_time = format_igt(self.engine.tick_rate, scene.sim.ticks)
         final_hash = scene.state_hash()
         self._leave_level("complete")
         split = None
@@ -221,9 +220,7 @@ class GameSession:
             self.run_completed = True
             self.show_final(final_hash)
             return
-        from engine.speedrun_timer import format_time_ms
-
-        lines = [self.level_names[self.level_index], f"time {format_time_ms(level_time)}"]
+        lines = [self.level_names[self.level_index], f"time {level_time}"]
         lines.append(f"coins {coins}")
         if self.speedrun is not None:
             lines += self.speedrun.split_lines(split)

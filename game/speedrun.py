@@ -39,7 +39,7 @@ from engine.personal_best import (
     update_with_run,
 )
 from engine.replay import Replay
-from engine.speedrun_timer import SpeedrunTimer, SplitResult, StrictStatus, format_time_ms
+from engine.speedrun_timer import SpeedrunTimer, SplitResult, StrictStatus
 from engine.timing import TimingMode
 from game.run_file import AttemptRecord, RunRecord, SplitRecord, save_run
 
@@ -261,7 +261,7 @@ class Speedrun:
             return []
         delta = f"  ({split.delta_text} vs PB)" if split.delta_ms is not None else ""
         gold = "  gold!" if split.is_gold else ""
-        return [f"split {format_time_ms(split.cumulative_ms)}{delta}{gold}"]
+        return [f"split {split.time_text}{delta}{gold}"]
 
     def _save_records(self, records: Records) -> None:
         try:

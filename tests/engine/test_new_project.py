@@ -20,6 +20,7 @@ import pytest
 
 from engine import new_project
 from engine.new_project import ENGINE_EXCLUDED, Project, name_problem, plan_project
+from tests.game.test_replays import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "moon_jump"
@@ -36,15 +37,6 @@ def run_new(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         cwd=cwd or ROOT,
         env=env,
     )
-
-
-def assert_one_line_error(out: subprocess.CompletedProcess[str], *fragments: str) -> None:
-    assert out.returncode == 2, out.stdout + out.stderr
-    assert "Traceback" not in out.stderr
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1, out.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +26,8 @@ from engine.timing import TickRate
 from game.run_file import load_run, verify_run
 from game.session import GameSession, bundled_levels
 from tests.engine.test_livesplit import LineServer, _wait_until
+from tests.game.test_game_cli import game
+from tests.game.test_replays import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS_DIR = ROOT / "levels"
@@ -345,28 +344,6 @@ def test_strict_game_time_stays_within_a_tick_of_real_time_through_a_stall(
 # ---------------------------------------------------------------------------------------------
 
 
-def game(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
-    env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run(
-        [sys.executable, "-m", "game", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        cwd=cwd,
-    )
-
-
-def one_line_error(out: subprocess.CompletedProcess[str], *fragments: str) -> None:
-    assert out.returncode == 2, out.stdout + out.stderr
-    assert "Traceback" not in out.stderr
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1, out.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
-
-
 @pytest.mark.gl
 def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
     session = make_session()
@@ -392,26 +369,26 @@ def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
 
 
 def test_unreadable_run_files_get_one_line_and_exit_2(tmp_path: Path) -> None:
-    one_line_error(
+    assert_one_line_error(
         game("--verify-run", str(tmp_path / "missing.json")), "missing.json", "cannot read"
     )
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    one_line_error(game("--verify-run", str(bad)), "bad.json", "bad JSON")
+    assert_one_line_error(game("--verify-run", str(bad)), "bad.json", "bad JSON")
     bad.write_text(json.dumps({"format": "platformer-run", "version": 7}))
-    one_line_error(game("--verify-run", str(bad)), "version 7")
+    assert_one_line_error(game("--verify-run", str(bad)), "version 7")
     bad.write_text(json.dumps({"format": "platformer-run", "version": 1, "splits": []}))
-    one_line_error(game("--verify-run", str(bad)), "attempts")
+    assert_one_line_error(game("--verify-run", str(bad)), "attempts")
     bad.write_bytes(b"[" * 100_000)
-    one_line_error(game("--verify-run", str(bad)), "bad JSON")
+    assert_one_line_error(game("--verify-run", str(bad)), "bad JSON")
 
 
 def test_bad_speedrun_config_values_get_one_line_and_exit_2(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text('[speedrun]\nenabled = "yes"\n')
-    one_line_error(game("--headless", "--config", str(config), "--frames", "5"), "speedrun.enabled")
+    assert_one_line_error(game("--config", str(config), "--frames", "5"), "speedrun.enabled")
     config.write_text("[speedrun.livesplit]\nport = 70000\n")
-    one_line_error(game("--headless", "--config", str(config), "--frames", "5"), "port")
+    assert_one_line_error(game("--config", str(config), "--frames", "5"), "port")
 
 
 @pytest.mark.gl
