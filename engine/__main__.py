@@ -1,11 +1,11 @@
 """``python -m engine``: the engine's project commands.
 
 ``python -m engine new NAME [--path DIR] [--force] [--update-engine]``
-    Start a new game from this template (see :mod:`engine.new_project`); also installed as the
+    Start a new game from this template (see :mod:`engine.tools.new_project`); also installed as the
     ``platformer-new`` console script.
 
-The engine's other tools are modules of their own: ``python -m engine.demo``,
-``engine.monitor_sim``, ``engine.bench``, ``engine.tiled_level`` and ``engine.config``.
+The engine's other tools are modules of their own: ``python -m engine.tools.demo``,
+``engine.tools.monitor_sim``, ``engine.tools.bench``, ``engine.levels`` and ``engine.config``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from engine.launch import OneLineParser
+from engine.runtime.launch import OneLineParser
 
 PROG = "python -m engine"
 
@@ -23,7 +23,7 @@ def build_parser() -> OneLineParser:
     parser = OneLineParser(
         prog=PROG,
         description="Project commands of the platformer engine. The engine's tools run as "
-        "modules: python -m engine.demo, engine.monitor_sim, engine.bench, engine.tiled_level, "
+        "modules: python -m engine.tools.demo, engine.tools.monitor_sim, engine.tools.bench, engine.levels, "
         "engine.config.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand; return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "new":
-        from engine.new_project import main as new_main
+        from engine.tools.new_project import main as new_main
 
         return new_main(args[1:], prog=f"{PROG} new")
     build_parser().parse_args(args)  # --help, or one error line and exit 2

@@ -9,10 +9,10 @@ Headless (``--headless``, for machines without a display), with ``--record`` or 
 ``--replay``, one level is played (``--level FILE`` or level 1) until the exit is reached, the
 window closes or ``--frames`` run out. Every run ends with one summary line (``--json``: an
 object with ``level``, ``completed``, ``ticks``, ``igt``, ``coins``). The engine's runtime flags
-work as on ``python -m engine.demo``: ``--headless``, ``--display-hz``, ``--frames``,
+work as on ``python -m engine.tools.demo``: ``--headless``, ``--display-hz``, ``--frames``,
 ``--screenshot``, ``--config``, ``--set`` (including the ``[player]`` tuning section).
 
-Replays (see :mod:`game.replay_run` and :mod:`engine.replay`):
+Replays (see :mod:`game.replay_run` and :mod:`engine.input.replay`):
 
 ``--record FILE``
     Record every tick's input and state hash while playing, and save the replay atomically
@@ -39,8 +39,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.launch import OneLineParser, add_runtime_arguments, fail, is_headless
-from engine.replay import (
+from engine.input.replay import (
     Replay,
     ReplayError,
     ReplayMismatch,
@@ -48,13 +47,14 @@ from engine.replay import (
     load_replay,
     save_replay,
 )
-from engine.speedrun_timer import format_igt
+from engine.runtime.launch import OneLineParser, add_runtime_arguments, fail, is_headless
+from engine.speedrun.timer import format_igt
 from game.movement import PlayerTuning
 
 if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --headless flag
-    from engine.app import Engine
-    from engine.audio import SoundBank
     from engine.config import Config
+    from engine.runtime.audio import SoundBank
+    from engine.runtime.engine import Engine
     from game.replay_run import Recorder
 
 PROG = "python -m game"
@@ -122,7 +122,7 @@ def load_checked_replay(source: Path, level_arg: Path | None) -> tuple[Replay, P
             recorded on another (or an edited) level.
         LevelError: The level cannot be loaded.
     """
-    from engine.tiled_level import load_level
+    from engine.levels import load_level
 
     replay = load_replay(source)
     level_path = level_arg if level_arg is not None else replay_level_path(replay, source)
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     headless = is_headless(args)
     from engine.config import config_from_args
-    from engine.tiled_level import LevelError, load_level
+    from engine.levels import LevelError, load_level
 
     config = config_from_args(args, extra_sections=EXTRA_SECTIONS)
     if args.speedrun:
@@ -159,8 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.record is not None and not args.record.resolve().parent.is_dir():
         fail(PROG, f"cannot record to {args.record}: the directory does not exist")
-    from engine.app import Engine
-    from engine.launch import open_window
+    from engine.runtime.engine import Engine
+    from engine.runtime.launch import open_window
     from game.replay_run import Player, Recorder, TapedLevelScene
 
     window = open_window(config, headless=headless, prog=PROG)
@@ -251,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def game_sounds(config: Config, *, headless: bool) -> SoundBank:
     """The game's sound effects; silent when headless, one warning without an audio device."""
-    from engine.audio import SoundBank
+    from engine.runtime.audio import SoundBank
     from game.level_scene import SOUND_FILES
 
     return SoundBank.from_config(config.audio, SOUND_FILES, headless=headless)
@@ -309,7 +309,7 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
 
 def verify_run_file(path: Path, config: Config, *, as_json: bool) -> int:
     """``--verify-run``: print one line; exit 0 when verified, 1 when not, 2 when unreadable."""
-    from engine.tiled_level import LevelError
+    from engine.levels import LevelError
     from engine.timing import TickRate
     from game.run_file import RunFileError, load_run, verify_run
     from game.session import bundled_levels

@@ -1,6 +1,6 @@
 """The level scene: a Tiled level, the player, coins, hazards and the exit.
 
-:class:`LevelScene` is a :class:`~engine.scene.Scene`: the engine calls :meth:`LevelScene.on_tick`
+:class:`LevelScene` is a :class:`~engine.runtime.scene.Scene`: the engine calls :meth:`LevelScene.on_tick`
 once per fixed tick and :meth:`LevelScene.on_render` once per drawn frame. All the rules live in
 :class:`~game.world_builder.LevelWorld` (physics, the player motor, coins, checkpoints, hazards,
 exits); this module adds what is *drawn*: the map's tiles, coins not yet collected, the moving
@@ -19,7 +19,7 @@ Typical use::
     engine.resync()  # loading took a while: do not simulate the time it took
 
 Scripted input (tests, demos, attract mode): pass ``script``, a function from the tick number to
-an :class:`~engine.input.InputSnapshot`; the scene then ignores the live input it is given.
+an :class:`~engine.input.snapshot.InputSnapshot`; the scene then ignores the live input it is given.
 
 Graphics (the tile map, coin sprites, the HUD text) are loaded on the first :meth:`on_render`, so a
 scene can be built and ticked without drawing. The player and platform sprites are plain sprites
@@ -35,12 +35,12 @@ from typing import Any
 
 import arcade
 
-from engine.audio import SoundBank
-from engine.camera import CameraSettings, FollowCamera
-from engine.input import InputSnapshot
-from engine.scene import Scene
-from engine.sprite_sync import SpriteSync, TrackedSpriteList
-from engine.tiled_level import Level, load_level
+from engine.input.snapshot import InputSnapshot
+from engine.levels import Level, load_level
+from engine.rendering.camera import CameraSettings, FollowCamera
+from engine.rendering.sprite_sync import SpriteSync, TrackedSpriteList
+from engine.runtime.audio import SoundBank
+from engine.runtime.scene import Scene
 from game.menus import Menu, MenuPanel
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld, scale_level

@@ -1,6 +1,6 @@
 """Menus: a list of choices moved through with up/down and chosen with jump or confirm.
 
-:class:`Menu` is the pure part: it reads one tick's :class:`~engine.input.InputSnapshot` and
+:class:`Menu` is the pure part: it reads one tick's :class:`~engine.input.snapshot.InputSnapshot` and
 says which item was chosen, so menus work the same with the keyboard, a gamepad or a replay,
 and tests drive them without a window. :class:`MenuPanel` draws a menu (a title, a few lines of
 text and the items, the selected one highlighted) in screen space. :class:`MenuScene` is a whole
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import arcade
 
-from engine.input import InputSnapshot
-from engine.scene import Scene
+from engine.input.snapshot import InputSnapshot
+from engine.runtime.scene import Scene
 
 __all__ = ["Menu", "MenuItem", "MenuPanel", "MenuScene"]
 

@@ -2,7 +2,7 @@
 
 What this module does:
     Each simulation tick the game calls :func:`step` with the previous
-    :class:`PlayerState`, that tick's :class:`~engine.input.InputSnapshot`, a
+    :class:`PlayerState`, that tick's :class:`~engine.input.snapshot.InputSnapshot`, a
     :class:`Contacts` summary it read from the physics world, the
     :class:`PlayerTuning` and the tick length ``dt_s``. It gets back the next state
     and a :class:`MotorOutput` whose ``velocity_px_s`` the game assigns to the
@@ -78,7 +78,7 @@ import math
 from dataclasses import dataclass
 
 from engine.config import setting
-from engine.input import InputSnapshot
+from engine.input.snapshot import InputSnapshot
 
 __all__ = [
     "Contacts",

@@ -1,6 +1,6 @@
 """Recording and playing back input replays of a level (``--record`` / ``--replay``).
 
-A replay (:mod:`engine.replay`) stores one encoded input snapshot per *tick* and the level's
+A replay (:mod:`engine.input.replay`) stores one encoded input snapshot per *tick* and the level's
 state hash after each tick. Because the level's simulation is deterministic and runs in fixed
 ticks, those inputs replay the run exactly, at any display rate: a 144 Hz display draws more
 frames, but the same ticks run with the same inputs. The hashes prove it tick by tick.
@@ -21,7 +21,7 @@ What is recorded:
 
 Header values:
     ``level-id`` is the level file's name (``level1.json``), looked up in ``levels/`` on
-    playback; ``level-hash`` is :func:`~engine.replay.hash_level_file` of the level file, so a
+    playback; ``level-hash`` is :func:`~engine.input.replay.hash_level_file` of the level file, so a
     replay of an edited level is rejected; ``game-version`` is the installed package's version
     (:func:`game_version`), kept for people reading the file: playback does not reject other
     versions, the state hashes catch any change that matters.
@@ -33,8 +33,8 @@ import importlib.metadata
 from pathlib import Path
 from typing import Any
 
-from engine.input import ActionMap, InputPlayer, InputSnapshot
-from engine.replay import Replay, ReplayRecorder, ReplayVerifier, hash_level_file
+from engine.input.replay import Replay, ReplayRecorder, ReplayVerifier, hash_level_file
+from engine.input.snapshot import ActionMap, InputPlayer, InputSnapshot
 from game.level_scene import LevelScene
 
 __all__ = [
@@ -98,7 +98,7 @@ class Recorder:
         self.recorder.record(tick, snapshot, state_hash)
 
     def to_replay(self) -> Replay:
-        """The recording so far, ready for :func:`~engine.replay.save_replay`."""
+        """The recording so far, ready for :func:`~engine.input.replay.save_replay`."""
         return self.recorder.to_replay()
 
 

@@ -3,7 +3,7 @@
 A run file is JSON (``"format": "platformer-run"``, ``"version": 1``) holding what the runner
 saw (splits, IGT, RTA, timing mode, vsync verdict, dropped time, game version) and the proof:
 every *attempt* of the run in order (a level played from its start to completion, or to a
-restart), each with its input replay and per-tick state hashes (:mod:`engine.replay` text).
+restart), each with its input replay and per-tick state hashes (:mod:`engine.input.replay` text).
 
 :func:`verify_run` is the moderator's tool behind ``python -m game --verify-run FILE``. It
 replays every attempt on the pure simulation (:class:`~game.world_builder.LevelWorld`, no
@@ -27,10 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.atomic_file import write_atomic
 from engine.config import InputConfig, PhysicsConfig, game_action_names
-from engine.input import ActionMap
-from engine.replay import (
+from engine.input.replay import (
     Replay,
     ReplayError,
     ReplayVerifier,
@@ -38,8 +36,10 @@ from engine.replay import (
     hash_level_file,
     parse_replay,
 )
-from engine.speedrun_timer import format_igt, format_time_ms
-from engine.tiled_level import load_level
+from engine.input.snapshot import ActionMap
+from engine.levels import load_level
+from engine.speedrun.timer import format_igt, format_time_ms
+from engine.storage.atomic_file import write_atomic
 from engine.timing import TickRate
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld, scale_level

@@ -6,7 +6,7 @@ A :class:`GameSession` owns the flow of a play session on one engine::
       │                           ▲  │ R (restart) / pause menu: restart, quit to title
       └──Select level─► list ─────┘  └──────────────────────────────────────► title
 
-Every screen is a :class:`~engine.scene.Scene` shown with ``engine.show``: the menus are
+Every screen is a :class:`~engine.runtime.scene.Scene` shown with ``engine.show``: the menus are
 :class:`~game.menus.MenuScene` objects and the levels are
 :class:`~game.replay_run.TapedLevelScene` objects, each recording its inputs with a
 :class:`~game.replay_run.Recorder` (a few microseconds per tick), so any attempt can be saved
@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.audio import SoundBank
-from engine.input import InputSnapshot
-from engine.speedrun_timer import format_igt
-from engine.tiled_level import load_level
+from engine.input.snapshot import InputSnapshot
+from engine.levels import load_level
+from engine.runtime.audio import SoundBank
+from engine.speedrun.timer import format_igt
 from game.menus import Menu, MenuScene
 from game.movement import PlayerTuning
 from game.replay_run import Recorder, TapedLevelScene

@@ -6,19 +6,19 @@ makes the engine use the ``strict`` timing mode (game time within one tick of re
 title screen), when a level is completed (a split), when the run ends (the final screen) and
 when the runner resets (``reset_run``, Backspace, from anywhere). Everything else is derived:
 
-* **IGT** is the run's level ticks × the tick period (:mod:`engine.speedrun_timer`): menus,
+* **IGT** is the run's level ticks × the tick period (:mod:`engine.speedrun.timer`): menus,
   pauses and level loads run no level tick, so they are not in it.
 * **RTA** is the monotonic clock since Play, everything included.
 * **Validity**: strict mode active, the vsync verdict, and the time the hitch guard dropped
   during the run (:attr:`~engine.timing.FramePacer.hitch_dropped_ns`; level-load resyncs do not
   count). It is on screen all the time.
 * **Personal bests and golds** per category (the levels and the tick rate) are kept in
-  ``personal_bests.json`` in the user data directory (:mod:`engine.personal_best`: atomic
+  ``personal_bests.json`` in the user data directory (:mod:`engine.speedrun.personal_best`: atomic
   saves, a corrupt file is moved aside with one warning).
 * **Run files**: each finished run is exported to ``runs/`` next to it
   (:mod:`game.run_file`), ready for ``python -m game --verify-run FILE``.
 * **LiveSplit** (``[speedrun.livesplit]``): start, game time, splits and reset are sent to
-  LiveSplit Server from a background thread (:mod:`engine.livesplit`), so the game never waits.
+  LiveSplit Server from a background thread (:mod:`engine.speedrun.livesplit`), so the game never waits.
 """
 
 from __future__ import annotations
@@ -29,17 +29,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.livesplit import LiveSplitClient
-from engine.livesplit import from_config as livesplit_from_config
-from engine.personal_best import (
+from engine.input.replay import Replay
+from engine.speedrun.livesplit import LiveSplitClient
+from engine.speedrun.livesplit import from_config as livesplit_from_config
+from engine.speedrun.personal_best import (
     Records,
     default_records_path,
     load_records,
     save_records,
     update_with_run,
 )
-from engine.replay import Replay
-from engine.speedrun_timer import SpeedrunTimer, SplitResult, StrictStatus
+from engine.speedrun.timer import SpeedrunTimer, SplitResult, StrictStatus
 from engine.timing import TimingMode
 from game.run_file import AttemptRecord, RunRecord, SplitRecord, save_run
 

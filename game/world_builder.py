@@ -39,15 +39,15 @@ from typing import Any
 
 import pymunk
 
-from engine.input import InputSnapshot
-from engine.physics_world import PhysicsWorld
-from engine.tiled_level import (
+from engine.input.snapshot import InputSnapshot
+from engine.levels import (
     ONE_WAY_COLLISION_TYPE,
     Level,
     LevelObject,
     Rect,
     add_static_geometry,
 )
+from engine.physics.world import PhysicsWorld
 from game import movement
 from game.movement import Contacts, PlayerState, PlayerTuning
 
@@ -105,7 +105,7 @@ def scale_level(level: Level, tile_px: int) -> Level:
     ``tile_px / level.tile_size_px``.
 
     Args:
-        level: A level as loaded by :func:`engine.tiled_level.load_level`.
+        level: A level as loaded by :func:`engine.levels.load_level`.
         tile_px: The game's tile size (``PlayerTuning.tile_px``).
 
     Returns:
@@ -196,7 +196,7 @@ class LevelWorld:
         substeps: Physics substeps per tick.
         iterations: pymunk solver iterations.
         player_sprite: What draws the player (registered with the physics world for
-            :class:`~engine.sprite_sync.SpriteSync`), or None.
+            :class:`~engine.rendering.sprite_sync.SpriteSync`), or None.
         platform_sprites: One drawing object per moving platform, in level order, or None.
         on_complete: Called once, inside the tick, when the player first reaches an exit.
 

@@ -1,7 +1,7 @@
 """The pure timing core: exact fixed-step accounting, frame pacing, vsync detection, limiting.
 
 Nothing here imports arcade, pyglet or pymunk: the same code runs inside the arcade window and
-inside the monitor simulator (:mod:`engine.monitor_sim`), and is tested without a display.
+inside the monitor simulator (:mod:`engine.tools.monitor_sim`), and is tested without a display.
 
 Modules, one concept each:
 

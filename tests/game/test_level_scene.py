@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from engine.config import load_config
-from engine.input import ActionMap, InputSnapshot
-from engine.tiled_level import load_level
+from engine.input.snapshot import ActionMap, InputSnapshot
+from engine.levels import load_level
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld, platform_position, scale_level
 
@@ -308,7 +308,7 @@ def scripted_input(tick: int, actions: ActionMap) -> InputSnapshot:
 
 @pytest.fixture
 def make_engine(gl_window: Any) -> Iterator[Callable[..., tuple[Any, Any]]]:
-    from engine.app import Engine
+    from engine.runtime.engine import Engine
     from game.level_scene import LevelScene
 
     engines = []
@@ -405,7 +405,7 @@ def test_the_first_frame_shows_tiles_and_the_player(make_engine: Any) -> None:
 
 @pytest.mark.gl
 def test_a_scene_built_for_another_tick_length_refuses_to_tick(gl_window: Any) -> None:
-    from engine.app import Engine
+    from engine.runtime.engine import Engine
     from game.level_scene import LevelScene
 
     engine = Engine(gl_window, load_config(None), headless=True, probe_frames=0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.input import ActionMap, InputSnapshot
+from engine.input.snapshot import ActionMap, InputSnapshot
 from game.menus import Menu
 
 ACTIONS = ActionMap(("up", "down", "jump", "confirm", "pause"))

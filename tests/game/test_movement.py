@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine.config import defaults_toml, load_config
-from engine.input import ActionMap, InputSnapshot
+from engine.input.snapshot import ActionMap, InputSnapshot
 from game.movement import (
     Contacts,
     MotorOutput,

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from engine.config import load_config
-from engine.input import InputSnapshot
-from engine.replay import load_replay, save_replay
+from engine.input.replay import load_replay, save_replay
+from engine.input.snapshot import InputSnapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS_DIR = ROOT / "levels" / "replays"
@@ -132,8 +132,8 @@ def test_record_and_replay_together_are_refused(tmp_path: Path) -> None:
 
 @pytest.mark.gl
 def test_live_keys_recorded_at_60_hz_replay_at_144_hz(gl_window: Any, tmp_path: Path) -> None:
-    from engine.app import Engine
-    from engine.replay import ReplayMismatch
+    from engine.input.replay import ReplayMismatch
+    from engine.runtime.engine import Engine
     from game.movement import PlayerTuning
     from game.replay_run import Player, Recorder, TapedLevelScene
 

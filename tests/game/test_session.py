@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from engine.audio import SoundBank
 from engine.config import load_config
-from engine.speedrun_timer import format_time_ms
+from engine.runtime.audio import SoundBank
+from engine.speedrun.timer import format_time_ms
 from game.level_scene import SOUND_FILES
 from game.menus import MenuScene
 from game.movement import PlayerTuning
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.gl
 
 @pytest.fixture
 def session(gl_window: Any) -> Iterator[GameSession]:
-    from engine.app import Engine
+    from engine.runtime.engine import Engine
 
     engine = Engine(gl_window, load_config(None), headless=True, probe_frames=0)
     sounds = SoundBank(SOUND_FILES, {})  # silent, but counts what the game asked to play

@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 
 from engine.config import Config, load_config
-from engine.input import InputPlayer, InputSnapshot
-from engine.livesplit import LiveSplitClient
-from engine.personal_best import load_records
-from engine.replay import ReplayVerifier, format_replay, load_replay, parse_replay
+from engine.input.replay import ReplayVerifier, format_replay, load_replay, parse_replay
+from engine.input.snapshot import InputPlayer, InputSnapshot
+from engine.speedrun.livesplit import LiveSplitClient
+from engine.speedrun.personal_best import load_records
 from engine.timing import TickRate
 from game.run_file import load_run, verify_run
 from game.session import GameSession, bundled_levels
-from tests.engine.test_livesplit import LineServer, _wait_until
+from tests.engine.speedrun.test_livesplit import LineServer, _wait_until
 from tests.game.test_game_cli import game
 from tests.game.test_replays import assert_one_line_error
 
@@ -86,7 +86,7 @@ def livesplit() -> Iterator[LineServer]:
 
 @pytest.fixture
 def make_session(gl_window: Any, tmp_path: Path) -> Iterator[Any]:
-    from engine.app import Engine
+    from engine.runtime.engine import Engine
     from game.movement import PlayerTuning
     from game.speedrun import Speedrun
 
@@ -285,7 +285,7 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
 def test_igt_of_every_bundled_replay_is_the_same_at_any_display_rate(
     gl_window: Any, display_hz: int, vsync: bool
 ) -> None:
-    from engine.app import Engine
+    from engine.runtime.engine import Engine
     from game.movement import PlayerTuning
     from game.replay_run import Player, TapedLevelScene
 
@@ -313,7 +313,7 @@ def test_strict_game_time_stays_within_a_tick_of_real_time_through_a_stall(
     gl_window: Any,
 ) -> None:
     """A headless run in speedrun mode with a 1 s stall: only the reported drop is missing."""
-    from engine.app import Engine
+    from engine.runtime.engine import Engine
     from game.movement import PlayerTuning
     from game.replay_run import Player, TapedLevelScene
 
@@ -395,7 +395,7 @@ def test_bad_speedrun_config_values_get_one_line_and_exit_2(tmp_path: Path) -> N
 def test_unreachable_livesplit_warns_once_and_the_game_goes_on(
     gl_window: Any, tmp_path: Path
 ) -> None:
-    from engine.app import Engine
+    from engine.runtime.engine import Engine
     from game.movement import PlayerTuning
     from game.speedrun import Speedrun
 

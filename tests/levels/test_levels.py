@@ -1,6 +1,6 @@
 """The sample game's bundled levels (``levels/level*.json``) load and follow the conventions.
 
-Every level must load with :func:`engine.tiled_level.load_level`, hold exactly one player start,
+Every level must load with :func:`engine.levels.load_level`, hold exactly one player start,
 an exit and some coins, and merge its solid tiles into few shapes (at most 10 % of the tile
 count). Levels 2 and 3 must contain the features they teach. The maps must also parse with
 ``pytiled_parser`` (arcade's own Tiled reader), and the command line must print one summary line
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tiled_level import Level, load_level
+from engine.levels import Level, load_level
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS_DIR = ROOT / "levels"
@@ -118,7 +118,7 @@ def test_tileset_images_exist_and_are_licensed() -> None:
 def test_command_line_prints_one_summary_line_per_level() -> None:
     files = [f"levels/{name}" for name in LEVEL_FILES]
     out = subprocess.run(
-        [sys.executable, "-m", "engine.tiled_level", *files],
+        [sys.executable, "-m", "engine.levels", *files],
         cwd=ROOT,
         capture_output=True,
         text=True,

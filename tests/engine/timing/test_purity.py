@@ -21,6 +21,6 @@ def test_timing_core_imports_no_gl_or_physics() -> None:
 
 
 def test_monitor_simulator_imports_no_gl_or_physics() -> None:
-    loaded = _modules_after_import("engine.monitor_sim.simulation")
-    assert "engine.monitor_sim.simulation" in loaded
+    loaded = _modules_after_import("engine.tools.monitor_sim.simulation")
+    assert "engine.tools.monitor_sim.simulation" in loaded
     assert not {name for name in loaded if name.split(".")[0] in FORBIDDEN}

@@ -1,0 +1,249 @@
+"""The engine: the timing core's game loop running on an arcade window.
+
+arcade's own loop is not used. Measured on this machine, its desktop scheduler runs at ~59.1 fps
+with double fixed updates, and a headless ``arcade.run()`` never calls ``on_fixed_update``. The
+:class:`Engine` drives the window itself with :class:`~engine.timing.GameLoop`, the same object the
+monitor simulator (``python -m engine.tools.monitor_sim``) proves:
+
+1. poll window events (keys become per-tick input through :class:`~engine.input.snapshot.InputSampler`);
+2. ask the pacer how many fixed ticks to run; run them (:meth:`Scene.on_tick`);
+3. render with ``alpha`` (:meth:`Scene.on_render`), then the F3 overlay;
+4. in ``--headless`` runs, or when vsync is off, sleep to the limiter deadline;
+5. ``flip()``, and take the present timestamp the vsync detector learns from.
+
+Vsync is requested by default (``[video] vsync``); whether the driver honours it is decided from the
+present timestamps, and when it does not, the frame limiter paces presents. The hitch guard drops a
+window drag, a debugger pause or a level load (call :meth:`Engine.resync` after loading).
+
+Headless (``ARCADE_HEADLESS=1`` or ``--headless``): the same loop renders offscreen with a
+:class:`~engine.runtime.virtual_display.VirtualDisplay`: a virtual clock that advances one simulated
+refresh per frame (``display_hz``), as fast as the machine allows, or in wall time with
+``realtime``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import arcade
+
+from engine.config import DEBUG_OVERLAY_ACTION, Config, game_action_names
+from engine.input.gamepad import GamepadInput
+from engine.input.keys import KeyBindings, bindings_from_input_config
+from engine.input.snapshot import ActionMap, InputSampler, InputSnapshot
+from engine.rendering.debug_overlay import DebugOverlay
+from engine.rendering.frame_stats import FrameStats
+from engine.runtime.scene import Scene
+from engine.runtime.virtual_display import VirtualDisplay
+from engine.timing import (
+    FrameLimiter,
+    FramePacer,
+    FrameReport,
+    GameLoop,
+    LimitWhen,
+    ManualClock,
+    PacerSettings,
+    RealClock,
+    TickRate,
+    TimingMode,
+)
+from engine.timing.clock import NS_PER_S
+
+
+def pacer_settings(config: Config) -> PacerSettings:
+    """The pacer settings a config asks for; ``[speedrun] enabled`` forces ``strict``."""
+    timing = config.timing
+    mode = TimingMode.STRICT if config.speedrun.enabled else TimingMode(timing.mode)
+    return PacerSettings(
+        mode=mode,
+        max_frame_delta_ns=round(timing.max_frame_delta_s * NS_PER_S),
+        max_updates_per_frame=timing.max_updates_per_frame,
+        lock_tolerance=timing.lock_tolerance,
+    )
+
+
+class Engine:
+    """Runs scenes on an arcade window with exact fixed ticks and paced, interpolated frames.
+
+    Args:
+        window: The arcade window to drive (created by the caller, e.g. with
+            :func:`engine.runtime.launch.open_window`).
+        config: The loaded configuration.
+        headless: Use virtual time (see the module docstring).
+        display_hz: Refresh rate of the virtual display when headless.
+        realtime: With ``headless``, wait for the virtual vblanks in wall time.
+        probe_frames: Present-only frames at start-up that measure the display.
+    """
+
+    def __init__(
+        self,
+        window: arcade.Window,
+        config: Config,
+        *,
+        headless: bool = False,
+        display_hz: float = 60.0,
+        realtime: bool = False,
+        probe_frames: int = 30,
+    ) -> None:
+        self.window = window
+        self.config = config
+        self.tick_rate = TickRate.from_hz(config.timing.tick_rate_hz)
+        #: Length of one fixed tick in seconds (use it for physics steps).
+        self.step_s = self.tick_rate.step_s
+        self.pacer = FramePacer(self.tick_rate, pacer_settings(config))
+        vsync = config.video.vsync
+        self.clock: ManualClock | RealClock = (
+            ManualClock(0) if headless and not realtime else RealClock()
+        )
+        if headless:
+            self.display: VirtualDisplay | None = VirtualDisplay(
+                self.clock, window.flip, display_hz, vsync=vsync
+            )
+            present = self.display.present
+        else:
+            self.display = None
+            window.set_vsync(vsync)
+            present = window.flip
+        fps_limit = config.video.fps_limit
+        limiter_hz = TickRate.from_hz(fps_limit).rate_hz if fps_limit else self.tick_rate.rate_hz
+        self.loop = GameLoop(
+            clock=self.clock,
+            pacer=self.pacer,
+            fixed_update=self._fixed_update,
+            render=self._render,
+            present=present,
+            poll_events=self._poll_events,
+            limiter=FrameLimiter(limiter_hz),
+            limit_when=LimitWhen.AUTO if vsync else LimitWhen.ALWAYS,
+            probe_frames=probe_frames,
+            probe=self._probe,
+        )
+        self.bindings: KeyBindings = bindings_from_input_config(config.input)
+        self.actions = ActionMap(game_action_names(config.input))
+        self.sampler = InputSampler(self.actions)
+        #: Gamepads feed the same sampler as the keyboard (none are read when headless).
+        self.gamepads = GamepadInput(config.gamepad, self.sampler)
+        if not headless:
+            self.gamepads.attach()
+        self.stats = FrameStats.from_config(
+            config.debug, pacer=self.pacer, target_hz=float(self.tick_rate.rate_hz)
+        )
+        self.overlay = DebugOverlay(self.stats, visible=config.debug.overlay)
+        self.scene: Scene | None = None
+        #: Called with each tick's input before the scene's ``on_tick``; when it returns True
+        #: the input is consumed and the scene does not tick (keys that work on every screen,
+        #: like the speedrun reset).
+        self.global_input: Callable[[int, InputSnapshot], bool] | None = None
+        self._closed = False
+        self._last_render_ns: int | None = None
+        window.push_handlers(
+            on_key_press=self._on_key_press,
+            on_key_release=self._on_key_release,
+            on_deactivate=self._on_deactivate,
+            on_close=self._on_close,
+        )
+
+    # -- public API -------------------------------------------------------------------------------
+    def show(self, scene: Scene) -> None:
+        """Make ``scene`` the one that ticks and renders (arcade's ``show_view`` underneath)."""
+        scene.engine = self
+        self.scene = scene
+        self.window.show_view(scene)
+
+    def resync(self) -> None:
+        """Drop the time until the next frame: call after loading a level, so it is not simulated."""
+        self.loop.resync()
+        self._last_render_ns = None
+
+    def run(self, frames: int | None = None) -> FrameReport | None:
+        """Run frames until the window closes (or ``frames`` game frames have run)."""
+        report = None
+        while not self._closed and (frames is None or self.loop.frames < frames):
+            report = self.run_frame()
+        return report
+
+    def run_frame(self) -> FrameReport:
+        """Run one frame (or one start-up probe) of the loop."""
+        report = self.loop.run_frame()
+        self.stats.record(report)
+        return report
+
+    def render_frame(self, alpha: float) -> None:
+        """Draw the current state once more without ticking or presenting (e.g. for a screenshot)."""
+        self._render(alpha)
+
+    def close(self) -> None:
+        """Stop the loop and remove the engine's event handlers (the window stays open)."""
+        self._closed = True
+        self.gamepads.close()
+        self.window.remove_handlers(
+            on_key_press=self._on_key_press,
+            on_key_release=self._on_key_release,
+            on_deactivate=self._on_deactivate,
+            on_close=self._on_close,
+        )
+
+    @property
+    def closed(self) -> bool:
+        """Whether the loop has stopped."""
+        return self._closed
+
+    # -- loop callbacks ------------------------------------------------------------------------
+    def _poll_events(self) -> None:
+        self.window.dispatch_events()
+
+    def _fixed_update(self, tick: int) -> None:
+        snapshot = self.sampler.sample()
+        if self.global_input is not None and self.global_input(tick, snapshot):
+            return
+        if self.scene is not None:
+            self.scene.on_tick(tick, snapshot)
+
+    def _render(self, alpha: float) -> None:
+        frame = self.loop.frame_time
+        now_ns = frame.smooth_ns if frame.smooth_ns is not None else frame.real_ns
+        dt_s = (
+            0.0
+            if self._last_render_ns is None
+            else max(0, now_ns - self._last_render_ns) / NS_PER_S
+        )
+        self._last_render_ns = now_ns
+        window = self.window
+        if self.scene is not None:
+            self.scene.clear()  # the scene's background colour
+            self.scene.on_render(alpha, dt_s)
+        else:
+            window.clear()
+        if self.overlay.visible:
+            window.default_camera.use()
+            self.overlay.draw(window.width, window.height)
+
+    def _probe(self) -> None:
+        self.window.clear()
+        present = self.display.present if self.display is not None else self.window.flip
+        present()
+
+    # -- window events ---------------------------------------------------------------------------
+    def _on_key_press(self, symbol: int, modifiers: int) -> Any:
+        for action in self.bindings.actions_for(symbol):
+            if action == DEBUG_OVERLAY_ACTION:
+                self.overlay.toggle()
+            elif action in self.actions:
+                self.sampler.press(action)
+        return None
+
+    def _on_key_release(self, symbol: int, modifiers: int) -> Any:
+        for action in self.bindings.actions_for(symbol):
+            if action != DEBUG_OVERLAY_ACTION and action in self.actions:
+                self.sampler.release(action)
+        return None
+
+    def _on_deactivate(self) -> Any:
+        self.sampler.release_all()  # keys released while unfocused never arrive
+        self.gamepads.forget_held()  # so a pad button held now presses again when pushed
+        return None
+
+    def _on_close(self) -> Any:
+        self._closed = True
+        return None

@@ -1,0 +1,144 @@
+"""Command-line plumbing shared by the engine's commands (``engine.tools.demo``, the sample game, ...).
+
+Every engine command accepts the same runtime flags:
+
+``--headless``      render offscreen (EGL) with a virtual clock: one simulated refresh per frame
+``--display-hz HZ`` refresh rate of that virtual display (default 60)
+``--realtime``      with ``--headless``, wait for the virtual vblanks in wall time
+``--frames N``      stop after N frames
+``--screenshot F``  save the last frame as a PNG
+``--json``          print a one-line JSON summary
+``--config PATH``   read this TOML file (default ``config.toml`` if it exists)
+``--set S.K=V``     override one config key (repeatable)
+
+``ARCADE_HEADLESS=1`` in the environment means ``--headless``. The variable has to be set before
+arcade is imported, so commands parse their flags first and import arcade afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from engine.config import Config, add_config_arguments
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def number_arg(
+    kind: str,
+    *,
+    minimum: float = 0.0,
+    maximum: float | None = None,
+    exclusive: bool = False,
+    unit: str = "",
+) -> Callable[[str], float]:
+    """An argparse type for a finite number in a range, with one-line messages naming ``kind``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        if maximum is not None and not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(
+                f"{kind} must be in {minimum:g}..{maximum:g}{unit}, got {text}"
+            )
+        if exclusive and value <= minimum:
+            raise argparse.ArgumentTypeError(f"{kind} must be > {minimum:g}, got {text}")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum:g}, got {text}")
+        return value
+
+    parse.__name__ = kind  # argparse names the type in its messages
+    return parse
+
+
+def count_arg(kind: str, minimum: int = 1) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum}, got {text}")
+        return value
+
+    parse.__name__ = kind
+    return parse
+
+
+def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the shared runtime flags (see the module docstring) and ``--config``/``--set``."""
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="render offscreen with a virtual clock (also: ARCADE_HEADLESS=1)",
+    )
+    parser.add_argument(
+        "--display-hz",
+        type=number_arg("display rate", minimum=1, maximum=1000, unit=" Hz"),
+        default=60.0,
+        help="refresh rate of the virtual display with --headless (default 60)",
+    )
+    parser.add_argument(
+        "--realtime",
+        action="store_true",
+        help="with --headless, pace frames in wall time instead of as fast as possible",
+    )
+    parser.add_argument(
+        "--frames", type=count_arg("frames"), default=None, help="stop after N frames"
+    )
+    parser.add_argument(
+        "--screenshot", metavar="FILE.png", default=None, help="save the last frame as a PNG"
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON summary when done")
+    add_config_arguments(parser)
+
+
+def is_headless(args: argparse.Namespace) -> bool:
+    """Whether this run is headless (the flag or ``ARCADE_HEADLESS``), and make arcade agree."""
+    headless = bool(args.headless or os.environ.get("ARCADE_HEADLESS"))
+    if headless:
+        os.environ["ARCADE_HEADLESS"] = "1"
+    return headless
+
+
+def open_window(config: Config, *, headless: bool, prog: str) -> Any:
+    """Create the arcade window, or exit 2 with one line when there is no display."""
+    import arcade
+
+    try:
+        return arcade.Window(
+            config.video.width,
+            config.video.height,
+            config.video.title,
+            fullscreen=config.video.fullscreen and not headless,
+            vsync=config.video.vsync,
+            visible=not headless,
+        )
+    except Exception as exc:
+        # pyglet raises NoSuchDisplayException (X11), or other platform errors, when there is no
+        # screen to open a window on; the name differs per platform, the message names the display.
+        if "display" in type(exc).__name__.lower() or "display" in str(exc).lower():
+            fail(prog, f"cannot open a window: no display ({exc}); run with --headless")
+        raise
+
+
+def fail(prog: str, message: str) -> NoReturn:
+    """Print one error line and exit with status 2."""
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    raise SystemExit(2)

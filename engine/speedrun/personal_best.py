@@ -1,0 +1,443 @@
+"""Personal bests and gold splits, kept in a JSON file that a crash can never destroy.
+
+What is stored, per *category* (a string the game chooses, e.g. ``"all-levels@60Hz"``, so runs
+at different tick rates or with different level sets never compare against each other):
+
+* the **personal best** (PB): the fastest complete run's total IGT ticks, the cumulative ticks at
+  each split (by split name, in run order) and the UTC date it was set;
+* the **best segments** ("golds"): for each split name, the fewest ticks that segment was ever
+  played in, in any run. The sum of the golds is the "sum of best", the best run possible.
+
+Times are integer ticks (see :mod:`engine.speedrun.timer`); milliseconds are only for display.
+
+The file (``personal_bests.json`` in the user data directory, :func:`default_records_path`)::
+
+    {
+      "format": "platformer-personal-bests",
+      "version": 1,
+      "categories": {
+        "all-levels@60Hz": {
+          "personal_best": {
+            "total_ticks": 5400,
+            "date": "2026-11-22T12:00:00Z",
+            "splits": {"level1": 1500, "level2": 3300, "level3": 5400}
+          },
+          "best_segments": {"level1": 1490, "level2": 1790, "level3": 2080}
+        }
+      }
+    }
+
+``personal_best`` may be ``null`` (golds from runs that were reset before the end). Keys this
+version does not know are ignored on load and not written back.
+
+Saving is atomic (:func:`save_records`): the new JSON goes to a temporary file in the same
+directory (``.personal_bests.json.<random>.tmp``), is flushed and ``fsync``-ed, then renamed over
+the old file with :func:`os.replace` (atomic on POSIX and Windows), and the directory is
+``fsync``-ed so the rename itself survives a power cut. A process killed at any moment leaves
+either the old file or the new one, never a mix and never an empty file. A kill before the rename
+can leave a temporary file behind; it is never read as records, and the next save deletes such
+leftovers once they are :data:`STALE_TEMP_AGE_S` old (younger ones may belong to another game
+instance that is saving right now).
+
+Loading never stops the game (:func:`load_records`):
+
+* no file: empty records (the first run);
+* a file that is not valid UTF-8 JSON of the shape above: it is **moved aside** to
+  ``personal_bests.corrupt-<UTC time>.json`` (never deleted), one warning line names both files,
+  and the game goes on with empty records;
+* a file that exists but cannot be read (permissions, a directory in its place): one warning line,
+  empty records, and :func:`save_records` then **refuses** to replace that file (it raises
+  :class:`RecordsError`), because it may hold bests that were never loaded. Fix the permissions
+  (or move the file) and the next save works.
+
+Typical use::
+
+    path = default_records_path()
+    records = load_records(path)
+    comparison = records.comparison("all-levels@60Hz")       # for SpeedrunTimer
+    ...                                                       # when the run finishes:
+    records, new_pb, golds = update_with_run(
+        records, "all-levels@60Hz", timer.split_names, timer.split_segment_ticks
+    )
+    try:
+        save_records(records, path)
+    except (RecordsError, OSError) as error:
+        print(f"warning: personal bests not saved: {error}", file=sys.stderr)
+
+This module is pure: it imports the standard library, platformdirs and
+:mod:`engine.speedrun.timer`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from itertools import accumulate
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import platformdirs
+
+from engine.speedrun.timer import Comparison
+from engine.storage.atomic_file import remove_stale_temps, write_atomic
+
+FORMAT_NAME = "platformer-personal-bests"
+FORMAT_VERSION = 1
+RECORDS_FILE_NAME = "personal_bests.json"
+
+#: Temporary files from an interrupted save older than this are deleted by the next save.
+STALE_TEMP_AGE_S = 60.0
+
+Warn = Callable[[str], None]
+
+
+class RecordsError(ValueError):
+    """A records file has the wrong shape, or may not be replaced. The message is one line."""
+
+
+def _print_warning(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def default_records_path(app_name: str = "platformer-engine") -> Path:
+    """``personal_bests.json`` in the user data directory (e.g. ``~/.local/share/<app_name>``)."""
+    return platformdirs.user_data_path(app_name) / RECORDS_FILE_NAME
+
+
+def _utc_now_text() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _check_ticks(ticks: object, where: str) -> int:
+    if isinstance(ticks, bool) or not isinstance(ticks, int) or ticks < 0:
+        raise RecordsError(f"{where}: expected an integer >= 0, got {ticks!r}")
+    return ticks
+
+
+def _check_name(name: object, where: str) -> str:
+    if not isinstance(name, str) or not name:
+        raise RecordsError(f"{where}: expected a non-empty string, got {name!r}")
+    return name
+
+
+def _ticks_by_name(values: object, where: str) -> dict[str, int]:
+    if not isinstance(values, Mapping):
+        raise RecordsError(f"{where}: expected an object of name -> ticks, got {values!r:.60}")
+    return {
+        _check_name(name, where): _check_ticks(ticks, f"{where}[{name!r}]")
+        for name, ticks in values.items()
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalBest:
+    """The fastest complete run of a category.
+
+    Attributes:
+        total_ticks: IGT of the whole run, in ticks.
+        split_names: The run's splits, in order.
+        cumulative_ticks: IGT at the end of each split (same order; the last is ``total_ticks``).
+        date: When it was set, ISO 8601 UTC (``2026-11-22T12:00:00Z``).
+    """
+
+    total_ticks: int
+    split_names: tuple[str, ...]
+    cumulative_ticks: tuple[int, ...]
+    date: str
+
+    def __post_init__(self) -> None:
+        where = "personal_best"
+        _check_ticks(self.total_ticks, f"{where}.total_ticks")
+        if not isinstance(self.date, str):
+            raise RecordsError(f"{where}.date: expected a string, got {self.date!r}")
+        if not self.split_names or len(self.split_names) != len(self.cumulative_ticks):
+            raise RecordsError(f"{where}.splits: expected one cumulative time per split")
+        if len(set(self.split_names)) != len(self.split_names):
+            raise RecordsError(f"{where}.splits: split names repeat")
+        previous = 0
+        for name, ticks in zip(self.split_names, self.cumulative_ticks, strict=True):
+            _check_name(name, f"{where}.splits")
+            _check_ticks(ticks, f"{where}.splits[{name!r}]")
+            if ticks < previous:
+                raise RecordsError(f"{where}.splits[{name!r}]: cumulative time goes backwards")
+            previous = ticks
+        if self.cumulative_ticks[-1] != self.total_ticks:
+            raise RecordsError(
+                f"{where}: total_ticks {self.total_ticks} != last split {self.cumulative_ticks[-1]}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "total_ticks": self.total_ticks,
+            "date": self.date,
+            "splits": dict(zip(self.split_names, self.cumulative_ticks, strict=True)),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> PersonalBest:
+        """Build from :meth:`to_json` output; raises :class:`RecordsError` on any wrong shape."""
+        if not isinstance(data, Mapping):
+            raise RecordsError(f"personal_best: expected an object, got {data!r:.60}")
+        splits = _ticks_by_name(data.get("splits"), "personal_best.splits")
+        return cls(
+            total_ticks=data.get("total_ticks"),  # type: ignore[arg-type]  # checked in __post_init__
+            split_names=tuple(splits),
+            cumulative_ticks=tuple(splits.values()),
+            date=data.get("date"),  # type: ignore[arg-type]
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryRecord:
+    """Everything kept for one category.
+
+    Attributes:
+        personal_best: The fastest complete run, or ``None`` before the first one.
+        best_segment_ticks: Split name -> fewest ticks that segment was ever played in.
+    """
+
+    personal_best: PersonalBest | None = None
+    best_segment_ticks: Mapping[str, int] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        golds = _ticks_by_name(self.best_segment_ticks, "best_segments")
+        object.__setattr__(self, "best_segment_ticks", MappingProxyType(golds))
+
+    @property
+    def sum_of_best_ticks(self) -> int:
+        """Sum of the best segments: the best run the golds make possible."""
+        return sum(self.best_segment_ticks.values())
+
+    def comparison(self) -> Comparison:
+        """The personal best and golds as a :class:`~engine.speedrun.timer.Comparison`."""
+        pb = self.personal_best
+        cumulative = (
+            {} if pb is None else dict(zip(pb.split_names, pb.cumulative_ticks, strict=True))
+        )
+        return Comparison(
+            pb_cumulative_ticks=cumulative, best_segment_ticks=self.best_segment_ticks
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        pb = None if self.personal_best is None else self.personal_best.to_json()
+        return {"personal_best": pb, "best_segments": dict(self.best_segment_ticks)}
+
+    @classmethod
+    def from_json(cls, data: object) -> CategoryRecord:
+        """Build from :meth:`to_json` output; raises :class:`RecordsError` on any wrong shape."""
+        if not isinstance(data, Mapping):
+            raise RecordsError(f"category: expected an object, got {data!r:.60}")
+        pb_data = data.get("personal_best")
+        pb = None if pb_data is None else PersonalBest.from_json(pb_data)
+        golds = _ticks_by_name(data.get("best_segments", {}), "best_segments")
+        return cls(personal_best=pb, best_segment_ticks=golds)
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """All categories' records (what the file holds).
+
+    Attributes:
+        categories: Category key -> its record.
+    """
+
+    categories: Mapping[str, CategoryRecord] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        for key, record in self.categories.items():
+            _check_name(key, "categories")
+            if not isinstance(record, CategoryRecord):
+                raise RecordsError(f"categories[{key!r}]: expected a CategoryRecord")
+        object.__setattr__(self, "categories", MappingProxyType(dict(self.categories)))
+
+    def category(self, key: str) -> CategoryRecord:
+        """The record of category ``key`` (an empty one if there is none yet)."""
+        return self.categories.get(key) or CategoryRecord()
+
+    def comparison(self, key: str) -> Comparison:
+        """Category ``key``'s personal best and golds, ready for a SpeedrunTimer."""
+        return self.category(key).comparison()
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict, the whole file."""
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "categories": {key: record.to_json() for key, record in self.categories.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Records:
+        """Build from :meth:`to_json` output; raises :class:`RecordsError` on any wrong shape."""
+        if not isinstance(data, Mapping):
+            raise RecordsError(f"expected a JSON object at the top, got {type(data).__name__}")
+        if data.get("format") != FORMAT_NAME:
+            raise RecordsError(f'"format" must be {FORMAT_NAME!r}, got {data.get("format")!r:.60}')
+        if data.get("version") != FORMAT_VERSION:
+            raise RecordsError(
+                f'"version" must be {FORMAT_VERSION}, got {data.get("version")!r:.60}'
+            )
+        categories = data.get("categories")
+        if not isinstance(categories, Mapping):
+            raise RecordsError('"categories" must be an object')
+        parsed: dict[str, CategoryRecord] = {}
+        for key, value in categories.items():
+            try:
+                parsed[_check_name(key, "categories")] = CategoryRecord.from_json(value)
+            except RecordsError as error:
+                raise RecordsError(f"categories[{key!r}].{error}") from None
+        return cls(parsed)
+
+
+def update_with_run(
+    records: Records,
+    category: str,
+    split_names: Sequence[str],
+    segment_ticks: Sequence[int],
+    *,
+    completed: bool = True,
+    date: str | None = None,
+) -> tuple[Records, bool, tuple[str, ...]]:
+    """Fold one run into the records.
+
+    Golds are updated segment by segment: every segment faster than its best (or without one)
+    becomes the new best. The personal best is replaced only by a *complete* run that is
+    strictly faster in total. A run reset before the end (``completed=False``, with the segments
+    that were finished) can still set golds.
+
+    Args:
+        records: The current records (not modified).
+        category: The category key.
+        split_names: The segments' names, in run order (unique).
+        segment_ticks: Ticks of each segment, same order and length.
+        completed: The run reached its last split.
+        date: The PB date to store (default: now, UTC).
+
+    Returns:
+        ``(new_records, is_new_pb, gold_names)``, ``gold_names`` in run order.
+    """
+    names = tuple(split_names)
+    segments = tuple(segment_ticks)
+    if len(names) != len(segments):
+        raise ValueError(f"{len(names)} split names but {len(segments)} segment times")
+    if len(set(names)) != len(names):
+        raise ValueError(f"split names must be unique, got {list(names)}")
+    for name, ticks in zip(names, segments, strict=True):
+        _check_name(name, "split name")
+        _check_ticks(ticks, f"segment {name!r}")
+    old = records.category(category)
+
+    golds = dict(old.best_segment_ticks)
+    gold_names = []
+    for name, ticks in zip(names, segments, strict=True):
+        best = golds.get(name)
+        if best is None or ticks < best:
+            golds[name] = ticks
+            gold_names.append(name)
+
+    pb = old.personal_best
+    total_ticks = sum(segments)
+    is_new_pb = completed and bool(names) and (pb is None or total_ticks < pb.total_ticks)
+    if is_new_pb:
+        pb = PersonalBest(
+            total_ticks=total_ticks,
+            split_names=names,
+            cumulative_ticks=tuple(accumulate(segments)),
+            date=date if date is not None else _utc_now_text(),
+        )
+    categories = dict(records.categories)
+    categories[category] = CategoryRecord(personal_best=pb, best_segment_ticks=golds)
+    return Records(categories), is_new_pb, tuple(gold_names)
+
+
+# -- the file ----------------------------------------------------------------------------------
+
+
+def _refuse_unreadable_target(path: Path) -> None:
+    try:
+        with open(path, "rb"):
+            pass
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise RecordsError(
+            f"{path}: exists but cannot be read ({error.strerror or error}); not replacing it, "
+            "because it may hold personal bests that were never loaded"
+        ) from None
+
+
+def save_records(records: Records, path: Path) -> None:
+    """Write ``records`` to ``path`` atomically (see the module docstring).
+
+    Creates missing parent directories. The file gets mode ``0o666 & ~umask`` like any newly
+    created file.
+
+    Raises:
+        RecordsError: ``path`` exists but cannot be read (it is left untouched).
+        OSError: The directory or the disk refused (the old file is left untouched).
+    """
+    path = Path(path)
+    _refuse_unreadable_target(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(path, STALE_TEMP_AGE_S)
+    data = (json.dumps(records.to_json(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    write_atomic(path, data)
+
+
+def _corrupt_destination(path: Path) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    candidate = path.with_name(f"{path.stem}.corrupt-{stamp}.json")
+    counter = 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}.corrupt-{stamp}-{counter}.json")
+        counter += 1
+    return candidate
+
+
+def load_records(path: Path, warn: Warn = _print_warning) -> Records:
+    """Read the records at ``path``; never raises for a missing, unreadable or corrupt file.
+
+    Args:
+        path: The records file.
+        warn: Receives the one warning line when something is wrong (default: print to stderr).
+
+    Returns:
+        The records, or empty records when the file is missing, unreadable or corrupt (a corrupt
+        file is moved aside first; see the module docstring).
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Records()
+    except OSError as error:
+        warn(
+            f"warning: personal bests {path} cannot be read ({error.strerror or error}); "
+            "playing without them, and they will not be overwritten"
+        )
+        return Records()
+    try:
+        return Records.from_json(json.loads(raw.decode("utf-8")))
+    except (ValueError, RecursionError) as error:  # JSON, UTF-8 and RecordsError are ValueErrors
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    destination = _corrupt_destination(path)
+    try:
+        os.replace(path, destination)
+    except OSError as error:
+        warn(
+            f"warning: personal bests {path} are corrupt ({reason:.120}) and could not be moved "
+            f"aside ({error.strerror or error}); playing without them"
+        )
+        return Records()
+    warn(
+        f"warning: personal bests {path} are corrupt ({reason:.120}); moved to {destination}, "
+        "starting with empty records"
+    )
+    return Records()

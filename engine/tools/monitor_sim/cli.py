@@ -1,0 +1,227 @@
+"""Command line of the monitor simulator: ``python -m engine.tools.monitor_sim``.
+
+Examples::
+
+    python -m engine.tools.monitor_sim --policy naive                 # the seed's first loop at 60 Hz
+    python -m engine.tools.monitor_sim --policy fuzzy62 --refresh-hz 59.94
+    python -m engine.tools.monitor_sim --policy auto --stall-s 1 --stall-at 600 --json
+    python -m engine.tools.monitor_sim --matrix                       # every policy x every cell
+    python -m engine.tools.monitor_sim --policy naive,auto --refresh-hz 59.94 --plot pacing.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+from engine.runtime.launch import OneLineParser, count_arg, number_arg
+from engine.tools.monitor_sim.policies import ALL_POLICIES
+from engine.tools.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, simulate
+
+PROG = "python -m engine.tools.monitor_sim"
+
+
+def _policies(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    for name in names:
+        if name not in ALL_POLICIES:
+            raise argparse.ArgumentTypeError(
+                f"unknown policy {name!r}; choose from {', '.join(ALL_POLICIES)}"
+            )
+    if not names:
+        raise argparse.ArgumentTypeError("no policy given")
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The simulator's argument parser."""
+    p = OneLineParser(
+        prog=PROG,
+        description="Run frame-pacing policies against a simulated display and report how smooth "
+        "and how faithful they are (seed 001's Monitor Simulator, extended).",
+    )
+    p.add_argument(
+        "--policy",
+        type=_policies,
+        default=("auto",),
+        help=f"policy, or comma-separated policies ({', '.join(ALL_POLICIES)}); default auto",
+    )
+    p.add_argument(
+        "--refresh-hz",
+        type=number_arg("refresh rate", exclusive=True),
+        default=60.0,
+        help="display refresh rate in Hz (maximum rate with --vrr); default 60",
+    )
+    p.add_argument("--no-vsync", action="store_true", help="presents do not wait for vblank")
+    p.add_argument(
+        "--tick-hz",
+        type=number_arg("tick rate", exclusive=True),
+        default=60.0,
+        help="fixed update rate in Hz; default 60",
+    )
+    p.add_argument(
+        "--updates",
+        type=count_arg("updates", 1),
+        default=10_000,
+        help="run until this many updates; default 10000",
+    )
+    p.add_argument(
+        "--noise-ms",
+        type=number_arg("noise"),
+        default=REFERENCE_NOISE_MS,
+        help=f"half-range of the vblank wake-up noise; default {REFERENCE_NOISE_MS:.4f}",
+    )
+    p.add_argument(
+        "--update-ms",
+        type=number_arg("update cost"),
+        default=0.01,
+        help="cost of one update; default 0.01",
+    )
+    p.add_argument(
+        "--render-ms",
+        type=number_arg("render cost"),
+        default=5.0,
+        help="cost of rendering a frame; default 5",
+    )
+    p.add_argument(
+        "--spike-ms",
+        type=number_arg("spike"),
+        default=0.0,
+        help="extra render cost of every --spike-every-th frame",
+    )
+    p.add_argument(
+        "--spike-every",
+        type=count_arg("spike period", 0),
+        default=0,
+        help="frames between spikes (0: none)",
+    )
+    p.add_argument(
+        "--stall-s",
+        type=number_arg("stall"),
+        default=0.0,
+        help="one stall of this many seconds ...",
+    )
+    p.add_argument(
+        "--stall-at",
+        type=count_arg("stall frame", 0),
+        default=600,
+        help="... at this frame; default 600",
+    )
+    p.add_argument(
+        "--vsync-off-at",
+        type=count_arg("frame", 0),
+        default=None,
+        help="switch vsync off at this frame",
+    )
+    p.add_argument(
+        "--vrr",
+        action="store_true",
+        help="variable refresh: present when ready, at most --refresh-hz",
+    )
+    p.add_argument(
+        "--phase",
+        choices=("aligned", "random"),
+        default="aligned",
+        help="aligned: clock and vblanks start together; random: anywhere",
+    )
+    p.add_argument("--seed", type=count_arg("seed", 0), default=1, help="random seed; default 1")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument(
+        "--matrix",
+        action="store_true",
+        help="run the standard matrix (every policy, or those given, x every cell x both phases)",
+    )
+    p.add_argument(
+        "--workers",
+        type=count_arg("workers", 1),
+        default=None,
+        help="processes for --matrix; default: all cores",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        default=None,
+        help="draw updates per vsync, drift and motion error for the chosen policies",
+    )
+    return p
+
+
+def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
+    """The run settings the flags describe."""
+    return SimConfig(
+        policy=policy,
+        refresh_hz=args.refresh_hz,
+        vsync=not args.no_vsync,
+        tick_hz=args.tick_hz,
+        updates=args.updates,
+        noise_ms=args.noise_ms,
+        update_ms=args.update_ms,
+        render_ms=args.render_ms,
+        spike_ms=args.spike_ms,
+        spike_every=args.spike_every,
+        stall_s=args.stall_s,
+        stall_at=args.stall_at if args.stall_s else 0,
+        vsync_off_at=args.vsync_off_at,
+        vrr=args.vrr,
+        phase=args.phase,
+        seed=args.seed,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the simulator; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    explicit_policy = argv is not None and any(a.startswith("--policy") for a in argv)
+    explicit_policy = explicit_policy or (
+        argv is None and any(a.startswith("--policy") for a in sys.argv)
+    )
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print(
+                f"{PROG}: error: --plot needs matplotlib: pip install -e '.[plot]'", file=sys.stderr
+            )
+            return 2
+    if args.matrix:
+        from engine.tools.monitor_sim.matrix import run_matrix
+        from engine.tools.monitor_sim.report import format_matrix
+
+        policies = args.policy if explicit_policy else ALL_POLICIES
+        started = time.perf_counter()
+        rows = run_matrix(config_from_args(args, policies[0]), policies, args.workers)
+        seconds = time.perf_counter() - started
+        if args.json:
+            print(json.dumps([dict(result.to_json(), cell=cell) for cell, result in rows]))
+        else:
+            print(format_matrix(rows))
+            print(f"{len(rows)} runs in {seconds:.1f} s")
+        return 0
+    results = [
+        simulate(config_from_args(args, name), traces=bool(args.plot)) for name in args.policy
+    ]
+    if args.plot:
+        from engine.tools.monitor_sim.plot import plot_results
+
+        plot_results(results, args.plot)
+    if args.json:
+        objects = [result.to_json() for result in results]
+        print(json.dumps(objects[0] if len(objects) == 1 else objects))
+    else:
+        from engine.tools.monitor_sim.report import format_result
+
+        print(
+            "\n\n".join(
+                f"== {r.policy} ==\n{format_result(r)}" if len(results) > 1 else format_result(r)
+                for r in results
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

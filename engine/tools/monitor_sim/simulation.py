@@ -1,0 +1,328 @@
+"""One simulated run: a pacing policy, driven by the real game loop, against a simulated display.
+
+:func:`simulate` builds a :class:`~engine.timing.GameLoop` with a manual clock whose callbacks
+model the costs of updates and rendering (with noise, spikes and a stall) and a
+:class:`~engine.tools.monitor_sim.display.SimDisplay` as ``present()``, runs it until the requested number
+of updates, and measures what a player would see:
+
+* the seed's digit per vsync (updates since the previous shown vsync, ``0`` for a vsync with no new
+  image) and its totals;
+* zero-update frames (an image shown with no new state), double updates (two or more);
+* drift: game time minus real time with dropped time added back, measured at every frame's start
+  once its updates have run (``drift_s`` at the last frame, ``max_abs_drift_s`` the worst);
+* motion error: for each shown image, the increase of the game time on screen minus the increase of
+  the real time it is shown at. With interpolation, the game time on screen is
+  ``tick time + alpha * step``; without it (``judder``), the newest tick's time. Motion error
+  measures pacing in steady state, so hitches are left out: the frames the simulation made slow on
+  purpose (a spike or the stall) and the frame after each, whose image could not be on time whatever
+  the policy, and frames where the hitch guard dropped time (reported as dropped time);
+* the vsync detector's verdict and refresh estimate, and when they became right.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engine.timing import GameLoop, ManualClock, TickRate
+from engine.timing.clock import NS_PER_MS, NS_PER_S
+from engine.tools.monitor_sim.display import SimDisplay
+from engine.tools.monitor_sim.policies import build_policy
+
+#: Reference noise: uniform in ±(1/60 * 0.005) s (DESIGN.md §4).
+REFERENCE_NOISE_MS = 1000.0 / 60.0 * 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """One run's settings (the command-line flags).
+
+    Attributes:
+        policy: Policy name (see :data:`engine.tools.monitor_sim.policies.ALL_POLICIES`).
+        refresh_hz: Display refresh rate (the maximum rate with ``vrr``).
+        vsync: Whether presents wait for vblank.
+        tick_hz: Fixed update rate.
+        updates: Run until this many updates.
+        noise_ms: Half-range of the uniform wake-up noise after a vblank.
+        update_ms: Cost of one update.
+        render_ms: Cost of rendering a frame.
+        spike_ms: Extra render cost of every ``spike_every``-th frame.
+        spike_every: Period of the spikes in frames (0: none).
+        stall_s: Extra render cost of frame ``stall_at`` (0: none).
+        stall_at: Frame of the stall.
+        vsync_off_at: Frame from which vsync is off (``None``: never).
+        vrr: Variable refresh display.
+        phase: ``aligned`` (clock and vblank grid start together at 0) or ``random``.
+        seed: Random seed.
+        probe_frames: Start-up present-only frames of the game loop.
+    """
+
+    policy: str = "auto"
+    refresh_hz: float = 60.0
+    vsync: bool = True
+    tick_hz: float = 60.0
+    updates: int = 10_000
+    noise_ms: float = REFERENCE_NOISE_MS
+    update_ms: float = 0.01
+    render_ms: float = 5.0
+    spike_ms: float = 0.0
+    spike_every: int = 0
+    stall_s: float = 0.0
+    stall_at: int = 0
+    vsync_off_at: int | None = None
+    vrr: bool = False
+    phase: str = "aligned"
+    seed: int = 1
+    probe_frames: int = 30
+
+
+@dataclass(slots=True)
+class SimResult:
+    """Everything measured in one run (the ``--json`` object)."""
+
+    policy: str
+    config: dict[str, Any]
+    updates: int
+    vsyncs: int
+    double_updates: int
+    zero_update_frames: int
+    skipped_renders: int
+    game_time_s: float
+    system_time_s: float
+    drift_s: float
+    max_abs_drift_s: float
+    max_updates_per_frame: int
+    dropped_s: float
+    motion_error_rms_ms: float
+    motion_error_max_ms: float
+    judder_rms_ms: float
+    judder_max_ms: float
+    vsync_detected: bool | None
+    refresh_estimate_hz: float | None
+    update_histogram: dict[str, int]
+    frames: int
+    bend_s: float
+    refresh_at_120_hz: float | None
+    verdict_changes: list[tuple[int, bool | None]]
+    mode_frames: dict[str, int]
+    digits: str = field(repr=False)
+    drift_trace: list[tuple[float, float]] = field(repr=False, default_factory=list)
+    motion_trace: list[tuple[float, float]] = field(repr=False, default_factory=list)
+    update_trace: list[int] = field(repr=False, default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object (traces and the digit string left out)."""
+        data = asdict(self)
+        for key in ("digits", "drift_trace", "motion_trace", "update_trace"):
+            data.pop(key)
+        data["verdict_changes"] = [list(change) for change in self.verdict_changes]
+        return data
+
+
+def _cost(random_01: Callable[[], float], cost_ns: int, noise_ns: float) -> int:
+    """A cost with a small noise term (a tenth of the wake-up noise), never negative."""
+    cost = cost_ns + round((2.0 * random_01() - 1.0) * noise_ns)
+    return cost if cost > 0 else 0
+
+
+def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
+    """Run one simulation and measure it. Deterministic for a given config."""
+    rng = random.Random(config.seed)
+    tick_rate = TickRate.from_hz(config.tick_hz)
+    refresh = TickRate.from_hz(config.refresh_hz).rate_hz
+    period_ns = NS_PER_S / float(refresh)
+    if config.phase == "random":
+        start_ns = rng.randrange(NS_PER_S, 1000 * NS_PER_S)
+        offset_ns = rng.randrange(0, int(period_ns))
+    else:
+        start_ns = 0
+        offset_ns = 0
+    noise_ns = round(config.noise_ms * NS_PER_MS)
+    cost_noise_ns = noise_ns / 10
+    random_01 = rng.random
+    clock = ManualClock(start_ns, wake_late_ns=lambda: round(random_01() * 20_000))
+    display = SimDisplay(
+        clock,
+        rng,
+        refresh,
+        vsync=config.vsync,
+        vrr=config.vrr,
+        noise_ns=noise_ns,
+        offset_ns=offset_ns,
+        vsync_off_at=config.vsync_off_at,
+    )
+    setup = build_policy(config.policy, tick_rate)
+    pacer = setup.pacer
+
+    update_ns = round(config.update_ms * NS_PER_MS)
+    render_ns = round(config.render_ms * NS_PER_MS)
+    spike_ns = round(config.spike_ms * NS_PER_MS)
+    stall_ns = round(config.stall_s * NS_PER_S)
+    counters = {"updates": 0}
+    shown: list[tuple[int, int | None]] = []
+    hitches: set[int] = set()
+
+    def fixed_update(tick: int) -> None:
+        counters["updates"] += 1
+        clock.advance(_cost(random_01, update_ns, cost_noise_ns))
+
+    def render(alpha: float) -> None:
+        cost = render_ns
+        frame = display.frame
+        if config.spike_every and frame % config.spike_every == config.spike_every - 1:
+            cost += spike_ns
+            hitches.add(frame)
+        if stall_ns and frame == config.stall_at:
+            cost += stall_ns
+            hitches.add(frame)
+        clock.advance(_cost(random_01, cost, cost_noise_ns))
+
+    def present() -> None:
+        shown.append(display.present())  # one entry per present, probes included
+
+    loop = GameLoop(
+        clock=clock,
+        pacer=pacer,
+        fixed_update=fixed_update,
+        render=render,
+        present=present,
+        limiter=setup.limiter,
+        limit_when=setup.limit_when,
+        probe_frames=config.probe_frames,
+    )
+    return _measure(config, loop, display, shown, counters, hitches, traces)
+
+
+def _measure(
+    config: SimConfig,
+    loop: GameLoop,
+    display: SimDisplay,
+    shown: list[tuple[int, int | None]],
+    counters: dict[str, int],
+    hitches: set[int],
+    traces: bool,
+) -> SimResult:
+    """Run the loop to the target and compute every metric from the per-frame record."""
+    pacer: Any = loop.pacer
+    target = config.updates
+    max_frames = max(1000, target * 100)
+    reports: list[Any] = []
+    game_times: list[int] = []
+    game_time = type(pacer).game_time_ns.fget  # a property on every policy
+    run_frame = loop.run_frame
+    # The loop itself: as little per-frame work as possible, the statistics come afterwards.
+    while counters["updates"] < target and loop.frames < max_frames:
+        display.frame = loop.frames
+        reports.append(run_frame())
+        game_times.append(game_time(pacer))
+    keep = [i for i, r in enumerate(reports) if not r.probe]
+    frames = [reports[i] for i in keep]
+    presents = [shown[i] for i in keep]
+    game_ns = np.array([game_times[i] for i in keep], dtype=np.int64)
+    updates = np.array([r.updates for r in frames], dtype=np.int64)
+    alpha = np.array([r.alpha for r in frames])
+    frame_dropped = np.array([r.dropped_ns for r in frames], dtype=np.int64)
+    frame_ns = np.array([r.frame_ns for r in frames], dtype=np.int64)
+    shown_at = np.array([p[0] for p in presents], dtype=np.int64)
+    indices = [p[1] for p in presents]
+    start_ns = int(frame_ns[0])
+
+    # drift at each frame's start, after its ticks: game time - real time + dropped so far
+    real_ns = frame_ns - start_ns
+    drift_ns = game_ns - real_ns + np.cumsum(frame_dropped)
+    # game time on screen, with and without interpolation
+    ticks = np.cumsum(updates)
+    if getattr(pacer, "interpolates", True):
+        step_ns = pacer.shown_time_ns(1.0) - pacer.shown_time_ns(0.0)
+        shown_game = (ticks - 1 + alpha) * step_ns
+        newest_game = ticks * step_ns
+    else:
+        shown_game = newest_game = game_ns.astype(np.float64)
+    # motion error per shown image, left out around the hitches (see the module docstring)
+    frame_ids = np.array([r.index for r in frames], dtype=np.int64)
+    hitch = np.isin(frame_ids, list(hitches)) | np.isin(frame_ids - 1, list(hitches))
+    valid = ~(hitch | (frame_dropped > 0))[1:]
+    real_step = np.diff(shown_at).astype(np.float64)
+    err = (np.diff(shown_game) - real_step)[valid]
+    jud = (np.diff(newest_game) - real_step)[valid]
+
+    # the seed's digits: one per vsync, 0 for a vsync with no new image
+    digits: list[str] = []
+    skipped = 0
+    last_index: int | None = None
+    for n, index in zip(updates.tolist(), indices, strict=True):
+        if index is not None:
+            if last_index is not None and index - last_index > 1:
+                gap = index - last_index - 1
+                skipped += gap
+                digits.append("0" * min(gap, 1000))
+            last_index = index
+        digits.append(str(n) if n < 10 else "+")
+    vsync_indices = [i for i in indices if i is not None]
+    vsyncs = vsync_indices[-1] - vsync_indices[0] + 1 if vsync_indices else len(frames)
+
+    verdict_changes: list[tuple[int, bool | None]] = []
+    mode_frames: dict[str, int] = {}
+    verdict: object = "unset"
+    for r in frames:
+        mode_frames[r.mode] = mode_frames.get(r.mode, 0) + 1
+        if r.vsync is not verdict:
+            verdict = r.vsync
+            verdict_changes.append((r.index, r.vsync))
+    refresh_at_120 = frames[119].refresh_hz if len(frames) >= 120 else None
+    values, counts = np.unique(updates, return_counts=True)
+
+    end_ns = loop.clock.now_ns()
+    system_ns = end_ns - start_ns
+    detector = loop.detector
+    motion_trace: list[tuple[float, float]] = []
+    if traces:
+        times_s = (shown_at[1:][valid] - start_ns) / NS_PER_S
+        motion_trace = list(zip(times_s.tolist(), (err / NS_PER_MS).tolist(), strict=True))
+    return SimResult(
+        policy=config.policy,
+        config=asdict(config),
+        updates=counters["updates"],
+        vsyncs=vsyncs,
+        double_updates=int(np.count_nonzero(updates >= 2)),
+        zero_update_frames=int(np.count_nonzero(updates == 0)),
+        skipped_renders=skipped,
+        game_time_s=pacer.game_time_ns / NS_PER_S,
+        system_time_s=system_ns / NS_PER_S,
+        drift_s=int(drift_ns[-1]) / NS_PER_S,
+        max_abs_drift_s=int(np.abs(drift_ns).max()) / NS_PER_S,
+        max_updates_per_frame=int(updates.max()),
+        dropped_s=pacer.dropped_ns / NS_PER_S,
+        motion_error_rms_ms=_rms(err) / NS_PER_MS,
+        motion_error_max_ms=_max_abs(err) / NS_PER_MS,
+        judder_rms_ms=_rms(jud) / NS_PER_MS,
+        judder_max_ms=_max_abs(jud) / NS_PER_MS,
+        vsync_detected=detector.verdict,
+        refresh_estimate_hz=detector.refresh_hz,
+        update_histogram={str(int(v)): int(c) for v, c in zip(values, counts, strict=True)},
+        frames=loop.frames,
+        bend_s=getattr(pacer, "bend_ns", 0) / NS_PER_S,
+        refresh_at_120_hz=refresh_at_120,
+        verdict_changes=verdict_changes,
+        mode_frames=mode_frames,
+        digits="".join(digits),
+        drift_trace=list(
+            zip((real_ns / NS_PER_S).tolist(), (drift_ns / NS_PER_MS).tolist(), strict=True)
+        )
+        if traces
+        else [],
+        motion_trace=motion_trace,
+        update_trace=updates.tolist() if traces else [],
+    )
+
+
+def _rms(values: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(values * values))) if values.size else 0.0
+
+
+def _max_abs(values: np.ndarray) -> float:
+    return float(np.abs(values).max()) if values.size else 0.0

@@ -1,0 +1,108 @@
+"""The simulator's command line: output formats and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+JSON_KEYS = {
+    "policy",
+    "config",
+    "updates",
+    "vsyncs",
+    "double_updates",
+    "zero_update_frames",
+    "skipped_renders",
+    "game_time_s",
+    "system_time_s",
+    "drift_s",
+    "max_abs_drift_s",
+    "max_updates_per_frame",
+    "dropped_s",
+    "motion_error_rms_ms",
+    "motion_error_max_ms",
+    "judder_rms_ms",
+    "vsync_detected",
+    "refresh_estimate_hz",
+    "update_histogram",
+}
+
+
+def sim(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine.tools.monitor_sim", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_text_output_has_the_seed_digits_and_totals() -> None:
+    out = sim("--policy", "naive", "--updates", "2000")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert set(lines[0]) <= set("0123456789[.]")
+    assert "[...]" in lines[0]  # long runs are cut
+    for label in (
+        "TOTAL UPDATES: 2000",
+        "TOTAL VSYNCS:",
+        "TOTAL DOUBLE UPDATES:",
+        "TOTAL SKIPPED RENDERS:",
+        "GAME TIME:",
+        "SYSTEM TIME:",
+        "ZERO-UPDATE FRAMES:",
+        "DRIFT:",
+        "MAX UPDATES IN ONE FRAME:",
+        "DROPPED TIME:",
+        "MOTION ERROR:",
+        "VSYNC VERDICT: vsync on",
+        "REFRESH ESTIMATE:",
+    ):
+        assert label in out.stdout
+
+
+def test_json_has_the_documented_keys_and_a_consistent_histogram() -> None:
+    out = sim("--policy", "auto", "--refresh-hz", "144", "--updates", "1000", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) >= JSON_KEYS
+    assert data["policy"] == "auto" and data["config"]["refresh_hz"] == 144
+    shown = sum(data["update_histogram"].values())
+    assert sum(int(k) * v for k, v in data["update_histogram"].items()) == data["updates"]
+    assert shown == data["vsyncs"] - data["skipped_renders"]
+
+
+def test_plot_writes_a_png(tmp_path: Path) -> None:
+    png = tmp_path / "pacing.png"
+    out = sim(
+        "--policy", "naive,auto", "--refresh-hz", "59.94", "--updates", "1500", "--plot", str(png)
+    )
+    assert out.returncode == 0, out.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png.stat().st_size > 20_000
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--policy", "fast"], "unknown policy 'fast'"),
+        (["--refresh-hz", "0"], "refresh rate must be > 0"),
+        (["--tick-hz", "-60"], "tick rate must be > 0"),
+        (["--render-ms", "-1"], "render cost must be >= 0"),
+        (["--update-ms", "x"], "'x' is not a number"),
+        (["--updates", "0"], "updates must be >= 1"),
+        (["--phase", "sideways"], "invalid choice"),
+        (["--bogus"], "unrecognized arguments"),
+    ],
+)
+def test_bad_flags_give_one_line_and_exit_2(args: list[str], needle: str) -> None:
+    out = sim(*args)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert needle in out.stderr
+    assert "Traceback" not in out.stderr
