@@ -31,12 +31,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self, cast
 
 import arcade
 
 from engine.input.snapshot import InputSnapshot
 from engine.levels import Level, load_level
+from engine.physics.world import PoseMode
 from engine.rendering.camera import CameraSettings, FollowCamera
 from engine.rendering.sprite_sync import SpriteSync, TrackedSpriteList
 from engine.runtime.audio import SoundBank
@@ -188,7 +189,7 @@ class LevelScene(Scene):
         on_complete: Callable[[], None] | None = None,
         script: InputScript | None = None,
         **scene_options: Any,
-    ) -> LevelScene:
+    ) -> Self:
         """Build a scene with the engine's tick length and physics settings.
 
         ``scene_options`` are the other keyword arguments of the constructor (``on_restart``,
@@ -279,10 +280,10 @@ class LevelScene(Scene):
         """Draw the level, the coins, the platforms and the player, then the HUD."""
         self._load_graphics()
         assert self._camera is not None and self._hud_camera is not None
-        mode = "interpolate"
+        mode: PoseMode = "interpolate"
         engine = getattr(self, "engine", None)
         if engine is not None:
-            mode = engine.config.render.mode
+            mode = cast(PoseMode, engine.config.render.mode)  # validated by [render] mode's choices
         self.player_sprite.texture = (
             self._player_texture_right if self.sim.state.facing >= 0 else self._player_texture_left
         )

@@ -164,7 +164,7 @@ class MenuScene(Scene):
         on_choose: Callable[[str], None],
         *,
         on_back: Callable[[], None] | None = None,
-        background_color: tuple[int, int, int] = arcade.color.DARK_MIDNIGHT_BLUE,
+        background_color: arcade.types.RGBOrA255 = arcade.color.DARK_MIDNIGHT_BLUE,
     ) -> None:
         super().__init__(background_color=background_color)
         self.panel = MenuPanel(title, lines, menu)

@@ -179,7 +179,7 @@ def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where:
 
 def _level_name(raw: dict[str, Any], where: str) -> str:
     """A level file name: a plain, printable file name (it is looked up in ``levels/``)."""
-    name = _field(raw, "level", str, where)
+    name: str = _field(raw, "level", str, where)
     if not name.isprintable() or Path(name).name != name or name in (".", ".."):
         raise ValueError(f"{where}level {name!r} is not a level file name")
     return name

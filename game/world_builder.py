@@ -291,7 +291,7 @@ class LevelWorld:
     @property
     def feet_y_px(self) -> float:
         """The y of the player's feet (bottom of its box)."""
-        return self.player.position.y - self.player_height_px / 2
+        return float(self.player.position.y) - self.player_height_px / 2
 
     def player_box(self) -> tuple[float, float, float, float]:
         """The player's box as ``(left, bottom, right, top)`` px at the latest tick."""

@@ -88,7 +88,7 @@ def _check_override_path(path: tuple[str, ...], schema: Mapping[str, type]) -> N
     if cls is None:
         raise _unknown_section(OVERRIDE_SOURCE, path[0], schema)
     for depth in range(1, len(path)):
-        if not dataclasses.is_dataclass(cls):
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
             raise ConfigError(
                 OVERRIDE_SOURCE,
                 f"unknown key {_dotted(path)} ({_dotted(path[:depth])} is not a table)",

@@ -343,7 +343,7 @@ def _convert(
 ) -> Any:
     """Validate one value against its field type and metadata; return the typed value."""
     key = _dotted(path)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
             raise ctx.error(path, f"{key} = {_show(value)}: must be a table [{key}]")
         return _build(tp, value, path, ctx)
@@ -430,7 +430,7 @@ def _check_section_class(cls: type) -> None:
         if unknown:
             raise TypeError(f"{where} has unknown metadata {sorted(unknown)}")
         tp = hints[f.name]
-        if dataclasses.is_dataclass(tp):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             _check_section_class(tp)
             continue
         args = typing.get_args(tp)

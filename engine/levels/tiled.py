@@ -11,7 +11,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.levels.merge import _tile_rect_to_px, mask_gid, merge_tiles
 from engine.levels.model import (
@@ -51,7 +51,7 @@ def _type_name(value: object) -> str:
     )
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     """True for int and float, but not bool (``True`` is an int in Python)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -131,7 +131,7 @@ class _Loader:
                 raise self.error(f"malformed custom property {item!r}", where)
             name = item["name"]
             declared = item.get("type", "string")
-            value = item.get("value")
+            value: Any = item.get("value")
             check = checks.get(declared)
             if check is None:
                 raise self.error(f"property {_quoted(name)} has unknown type {declared!r}", where)

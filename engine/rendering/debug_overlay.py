@@ -334,5 +334,5 @@ class DebugOverlay:
             colors[np.repeat(intervals_ms[1:] > LATE_FACTOR * target_ms, 2)] = LATE_COLOR
         self._used_vertices = used
         assert self._vbo is not None and self._cbo is not None
-        self._vbo.write(vertices[:used])
-        self._cbo.write(self._colors[:used])
+        self._vbo.write(vertices[:used].tobytes())
+        self._cbo.write(self._colors[:used].tobytes())

@@ -74,7 +74,7 @@ def remaining_fraction_per_s(time_to_99_s: float, reached: float = 0.99) -> floa
         raise ValueError(f"time_to_99_s must be >= 0, got {time_to_99_s}")
     if time_to_99_s == 0.0:
         return 0.0
-    return (1.0 - reached) ** (1.0 / time_to_99_s)
+    return float((1.0 - reached) ** (1.0 / time_to_99_s))
 
 
 def approach_fraction(c: float, dt_s: float) -> float:

@@ -38,7 +38,7 @@ def audio_device_problem() -> str | None:
     try:
         import pyglet.media
 
-        driver = pyglet.media.get_audio_driver()
+        driver = pyglet.media.get_audio_driver()  # type: ignore[no-untyped-call]  # pyglet's
     except Exception as exc:  # pyglet raises driver-specific errors
         return f"the audio driver failed to start ({exc})"
     if driver is None or type(driver).__name__ == "SilentDriver":

@@ -299,14 +299,16 @@ class LiveSplitClient:
                     sock.sendall("".join(line + "\r\n" for line in lines).encode("utf-8"))
                 except OSError as error:
                     self._put_back(lines)
-                    sock = self._drop(sock, error)
+                    self._drop(sock, error)
+                    sock = None
                     in_outage = True
                     continue
             if closing:
                 self._drop(sock, None)
                 return
             if self._wait(sock, None) and not self._still_open(sock):
-                sock = self._drop(sock, "closed by LiveSplit")
+                self._drop(sock, "closed by LiveSplit")
+                sock = None
                 in_outage = True
 
     def _wait(self, sock: socket.socket | None, timeout_s: float | None) -> bool:
@@ -329,6 +331,7 @@ class LiveSplitClient:
             return False
 
     def _drop(self, sock: socket.socket, error: object) -> None:
+        """Close ``sock`` after a failure (warning with ``error`` unless it is None)."""
         self._connected = False
         with contextlib.suppress(OSError):
             sock.close()

@@ -54,7 +54,7 @@ def fsync_directory(directory: Path) -> None:
             os.close(descriptor)
 
 
-def write_atomic(path: Path | str, data: bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (see the module docstring).
 
     Raises:

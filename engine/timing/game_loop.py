@@ -24,8 +24,9 @@ part of game time.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from engine.timing.clock import Clock
 from engine.timing.limiter import FrameLimiter
@@ -57,7 +58,8 @@ class LimitWhen(StrEnum):
     NEVER = "never"
 
 
-class FrameReport(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class FrameReport:
     """What happened in one frame, for overlays, logs, tests and the simulator.
 
     Attributes:

@@ -194,7 +194,7 @@ class FramePacer:
         #: Ticks run so far.
         self.ticks = 0
         #: The policy that decided the latest frame.
-        self.mode = (
+        self.mode: TimingMode = (
             TimingMode.STRICT if self.settings.mode is TimingMode.AUTO else self.settings.mode
         )
         self._pending_u = 0

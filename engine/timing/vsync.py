@@ -145,7 +145,7 @@ class _VblankGrid:
     def _try_establish(self) -> bool:
         """Start a grid from the recent presents if their intervals agree on one period."""
         recent = self._recent
-        if len(recent) < recent.maxlen:
+        if len(recent) < (recent.maxlen or 0):
             return False
         intervals = sorted(b - a for a, b in zip(recent, list(recent)[1:], strict=False))
         period = intervals[len(intervals) // 2]
@@ -286,7 +286,7 @@ class VsyncDetector:
             if total >= self.settings.decide_after_frames:
                 self.verdict = on * 2 >= total
             return
-        needed = self.settings.flip_fraction * votes.maxlen
+        needed = self.settings.flip_fraction * (votes.maxlen or 0)
         if self.verdict and total - on >= needed:
             self.verdict = False
         elif not self.verdict and on >= needed:

@@ -67,7 +67,9 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
                 iterations=physics.iterations,
             )
             self.sprites: TrackedSpriteList[Any] = TrackedSpriteList()
-            self.static_shapes = arcade.shape_list.ShapeElementList()
+            self.static_shapes: arcade.shape_list.ShapeElementList[Any] = (
+                arcade.shape_list.ShapeElementList()
+            )
             self._build_level()
             rng = random.Random(seed)
             self.hero = self._spawn(rng, 0)
@@ -76,8 +78,9 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
             self.sync = SpriteSync(self.world, self.sprites)
             self.follow = FollowCamera(CameraSettings.from_config(config))
             self.camera = arcade.Camera2D()
+            x_px, y_px = self.hero.position
             self.follow.teleport(
-                *self.hero.position, viewport_px=self._viewport(), level_bounds_px=self._bounds()
+                x_px, y_px, viewport_px=self._viewport(), level_bounds_px=self._bounds()
             )
 
         def _bounds(self) -> tuple[float, float, float, float]:

@@ -56,7 +56,7 @@ def _summary(
 def _sprites() -> Any:
     import arcade
 
-    sprites = arcade.SpriteList()
+    sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
     for i in range(SPRITES):
         sprite = arcade.SpriteSolidColor(8, 8, color=arcade.color.WHITE)
         sprite.position = (8 + (i % 10) * 12, 8 + (i // 10) * 12)

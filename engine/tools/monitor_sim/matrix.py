@@ -22,7 +22,7 @@ VSYNC_OFF_AT = 5000
 #: (cell name, changes to the reference model)
 CELLS: tuple[tuple[str, dict[str, object]], ...] = (
     *(
-        (f"{hz:g}Hz", {"refresh_hz": hz})
+        (f"{hz:g}Hz", dict[str, object](refresh_hz=hz))
         for hz in (50.0, 59.94, 60.0, 75.0, 120.0, 144.0, 165.0, 240.0)
     ),
     ("vsync-off", {"vsync": False}),

@@ -12,7 +12,7 @@ STRIP_FRAMES = 300
 
 def _first_irregular_frame(results: Sequence[SimResult]) -> int:
     """The first frame after start-up where any policy ran other than its usual number of ticks."""
-    firsts = []
+    firsts: list[int] = []
     for result in results:
         trace = result.update_trace
         usual = max(set(trace), key=trace.count) if trace else 1
