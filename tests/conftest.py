@@ -1,8 +1,13 @@
-"""Shared pytest setup: headless arcade and one hidden window for all GL tests.
+"""Shared pytest setup: headless arcade, one hidden window for all GL tests, the slow set.
 
 ``ARCADE_HEADLESS`` must be set before anything imports arcade, so it is set
 here at import time (pytest imports conftest.py before collecting tests).
 ``setdefault`` lets a developer with a display override it.
+
+Tests marked ``slow`` (end-to-end runs: a fresh virtual environment, the full simulator
+matrix, every replay at every display rate) are deselected by default so that
+``python -m pytest`` stays fast; ``python -m pytest --full`` runs them too, and ``.ci/run``
+always does.
 """
 
 from __future__ import annotations
@@ -14,6 +19,24 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="also run the slow end-to-end tests (marked slow), as .ci/run does",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect (not skip) the slow tests unless ``--full`` is given."""
+    if config.getoption("--full"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 @pytest.fixture(scope="session")
