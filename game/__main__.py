@@ -49,6 +49,7 @@ from engine.input.replay import (
 )
 from engine.runtime.launch import OneLineParser, add_runtime_arguments, fail, is_headless
 from engine.speedrun.timer import format_igt
+from game.kinds import KINDS
 from game.movement import PlayerTuning
 
 if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --headless flag
@@ -126,7 +127,7 @@ def load_checked_replay(source: Path, level_arg: Path | None) -> tuple[Replay, P
 
     replay = load_replay(source)
     level_path = level_arg if level_arg is not None else replay_level_path(replay, source)
-    load_level(level_path)
+    load_level(level_path, KINDS)
     load_replay(source, expect_level_hash=hash_level_file(level_path))
     return replay, level_path
 
@@ -153,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.replay is not None:
             replay, level_path = load_checked_replay(args.replay, args.level)
         else:
-            load_level(level_path)
+            load_level(level_path, KINDS)
     except (LevelError, ReplayError) as exc:
         print(exc, file=sys.stderr)
         return 2

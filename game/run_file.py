@@ -37,12 +37,11 @@ from engine.input.replay import (
     parse_replay,
 )
 from engine.input.snapshot import ActionMap
-from engine.levels import load_level
 from engine.speedrun.timer import format_igt, format_time_ms
 from engine.storage.atomic_file import write_atomic
 from engine.timing import TickRate
 from game.movement import PlayerTuning
-from game.world_builder import LevelWorld, scale_level
+from game.world_builder import LevelWorld
 
 __all__ = [
     "RUN_FORMAT",
@@ -322,13 +321,7 @@ def _play_attempt(
         raise _MismatchError(f"{where}: recorded on another version of the level file")
     if TickRate.from_hz(replay.tick_rate_hz) != rate:
         raise _MismatchError(f"{where}: recorded at another tick rate ({replay.tick_rate_hz})")
-    world = LevelWorld(
-        scale_level(load_level(level_path), tuning.tile_px),
-        tuning,
-        rate.step_s,
-        substeps=physics.substeps,
-        iterations=physics.iterations,
-    )
+    world = LevelWorld.load(level_path, tuning, rate.step_s, physics=physics)
     verifier = ReplayVerifier(replay, source=where)
     try:
         player = verifier.player(GAME_ACTIONS)  # the recorded actions must be the game's

@@ -29,6 +29,7 @@ from engine.input.snapshot import InputSnapshot
 from engine.levels import load_level
 from engine.runtime.audio import SoundBank
 from engine.speedrun.timer import format_igt
+from game.kinds import KINDS
 from game.menus import Menu, MenuScene
 from game.movement import PlayerTuning
 from game.replay_run import Recorder, TapedLevelScene
@@ -99,7 +100,7 @@ class GameSession:
         self.tuning = tuning
         self.level_paths = list(level_paths)
         self.sounds = sounds
-        self.level_names = [load_level(path).name for path in self.level_paths]
+        self.level_names = [load_level(path, KINDS).name for path in self.level_paths]
         self.attempts: list[Attempt] = []
         self.in_run = False
         self.run_completed = False
