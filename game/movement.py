@@ -251,6 +251,8 @@ class Contacts:
         wall_left: Something solid touches the player's left side.
         wall_right: Something solid touches the player's right side.
         ladder: The player is on a ladder (climbing is possible).
+        ladder_offset_px: From the player's centre to the ladder's centre, x (climbing without
+            left or right held moves the player onto the ladder's middle).
         on_solid: What the feet rest on is solid ground (not a one-way platform or a
             ladder's top), so down does not start climbing.
     """
@@ -262,6 +264,7 @@ class Contacts:
     wall_left: bool = False
     wall_right: bool = False
     ladder: bool = False
+    ladder_offset_px: float = 0.0
     on_solid: bool = False
 
 
@@ -402,7 +405,12 @@ def launch_velocity(height_px: float, tuning: PlayerTuning) -> float:
 
 
 def _climb(
-    state: PlayerState, snapshot: InputSnapshot, contacts: Contacts, tuning: PlayerTuning, now: int
+    state: PlayerState,
+    snapshot: InputSnapshot,
+    contacts: Contacts,
+    tuning: PlayerTuning,
+    dt_s: float,
+    now: int,
 ) -> tuple[PlayerState, MotorOutput] | None:
     """One tick on a ladder, or None when the player is not (or no longer) climbing."""
     up, down = snapshot.is_held("up"), snapshot.is_held("down")
@@ -415,12 +423,15 @@ def _climb(
     if snapshot.was_pressed("jump"):
         return None  # the normal step jumps (coyote time lets it: see below)
     direction = int(snapshot.is_held("right")) - int(snapshot.is_held("left"))
-    vx = direction * tuning.climb_speed_px_s / 2
+    shuffle_px_s = tuning.climb_speed_px_s / 2
+    vx = direction * shuffle_px_s
+    if direction == 0:  # slide onto the ladder's middle (reached exactly: the step ends there)
+        vx = max(-shuffle_px_s, min(shuffle_px_s, contacts.ladder_offset_px / dt_s))
     vy = (int(up) - int(down)) * tuning.climb_speed_px_s
     facing = direction if direction != 0 else state.facing
     new_state = PlayerState(
         tick=now,
-        vx_px_s=vx,
+        vx_px_s=vx if direction else 0.0,
         vy_px_s=vy,
         facing=facing,
         last_grounded_tick=now,  # a jump off the ladder is a jump from the ground
@@ -461,7 +472,7 @@ def step(
         The new state and what the game should do with the body this tick.
     """
     now = state.tick + 1
-    climb = _climb(state, snapshot, contacts, tuning, now)
+    climb = _climb(state, snapshot, contacts, tuning, dt_s, now)
     if climb is not None:
         return climb
     if state.climbing:  # left the ladder: fall (or jump, below) from standing still

@@ -59,6 +59,8 @@ ONE_WAY_TOLERANCE_PX = 2.0
 SWEEP_TOLERANCE_PX = 0.5
 #: Standing on the ground, the player walks up steps this high (in tiles) without jumping.
 STEP_UP_TILES = 0.25
+#: The player's centre may be this far (tiles) beside a ladder and still grab it.
+LADDER_REACH_TILES = 0.25
 #: Falling this far below the map's bottom hurts, in tiles.
 FALL_OUT_TILES = 4.0
 #: Ticks a hurt player stays frozen (flashing) before it respawns: 0.6 s at 60 Hz.
@@ -295,6 +297,7 @@ class Player(Entity):
                 s.collision_type in (SOLID, MOVING) for s in world.boxes(*box, exclude=self.shape)
             )
 
+        ladder_offset = self._ladder_offset(world, left, bottom, right)
         inset = PROBE_INSET_PX
         wall_bottom = bottom + inset
         if self.state.grounded:  # standing, a step low enough to walk up is not a wall
@@ -306,21 +309,26 @@ class Player(Entity):
             hit_ceiling=blocked((left + inset, top, right - inset, top + PROBE_PX)),
             wall_left=walled((left - PROBE_PX, wall_bottom, left, top - inset)),
             wall_right=walled((right, wall_bottom, right + PROBE_PX, top - inset)),
-            ladder=self._on_ladder(world, left, bottom, right),
+            ladder=ladder_offset is not None,
+            ladder_offset_px=ladder_offset or 0.0,
             on_solid=on_solid,
         )
 
-    def _on_ladder(self, world: LevelWorld, left: float, bottom: float, right: float) -> bool:
+    def _ladder_offset(
+        self, world: LevelWorld, left: float, bottom: float, right: float
+    ) -> float | None:
+        """From the player's centre to the centre of the ladder it is on, x; None if on none."""
         from game.entities.gadgets import Ladder
 
         centre = (left + right) / 2
+        reach = LADDER_REACH_TILES * world.level.tile_size_px
         for ladder in world.entities.of_type(Ladder):
             rect = ladder.rect
-            if rect.left_px <= centre <= rect.right_px and (
+            if rect.left_px - reach <= centre <= rect.right_px + reach and (
                 rect.bottom_px - PROBE_PX <= bottom <= rect.top_px + PROBE_PX
             ):
-                return True
-        return False
+                return rect.center_px[0] - centre
+        return None
 
     # -- the sweep ------------------------------------------------------------------------------
     def sweep(self, world: LevelWorld, vx_px_s: float, vy_px_s: float) -> tuple[float, float]:
