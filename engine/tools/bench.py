@@ -19,6 +19,12 @@ over the same world and SpriteList, median over ``--frames`` frames:
 Both routes only fill the CPU-side array; the GPU upload in ``draw()`` is the
 same for both and is not timed. The goal for 10,000 sprites is a bulk write
 of <= 0.15 ms per frame and >= 50x faster than the setter loop.
+
+Section ``physics`` (:mod:`engine.tools.physics_bench`) runs the same bodies
+through ``arcade.PymunkPhysicsEngine`` and through ``PhysicsWorld`` +
+``SpriteSync`` and times each tick + frame. Section ``pacing``
+(:mod:`engine.tools.pacing_bench`) compares our loop's presents with arcade's;
+it runs last, because headless ``arcade.run()`` closes the window.
 """
 
 from __future__ import annotations
@@ -36,8 +42,11 @@ import numpy as np
 
 from engine.runtime.launch import OneLineParser, count_arg
 from engine.tools.pacing_bench import bench_pacing, format_pacing
+from engine.tools.physics_bench import DEFAULT_TICKS, bench_physics, format_physics
 
 DEFAULT_SIZES = (1_000, 10_000)
+#: The largest ``--sizes`` value: 100,000 bodies and sprites take a few hundred MB.
+MAX_SIZE = 100_000
 DEFAULT_FRAMES = 200
 WARMUP_FRAMES = 10
 FIXED_STEP_S = 1.0 / 60.0
@@ -119,7 +128,7 @@ def bench_interpolation(options: argparse.Namespace) -> list[dict[str, float | i
     from engine.rendering.sprite_sync import arcade_angle_deg
 
     rows: list[dict[str, float | int]] = []
-    for n_sprites in options.sizes:
+    for n_sprites in options.sizes or DEFAULT_SIZES:
         world, sync = _build_scene(n_sprites, seed=n_sprites)
         sprites = list(sync.sprite_list)
 
@@ -160,11 +169,12 @@ def bench_interpolation(options: argparse.Namespace) -> list[dict[str, float | i
 #: and returns JSON-ready data stored under its name.
 SECTIONS: dict[str, Callable[[argparse.Namespace], Any]] = {
     "interpolation": bench_interpolation,
+    "physics": bench_physics,
     "pacing": bench_pacing,
 }
 
 #: Sections that need the arcade window (GL context) to exist.
-_GL_SECTIONS = frozenset({"interpolation", "pacing"})
+_GL_SECTIONS = frozenset({"interpolation", "physics", "pacing"})
 
 
 def run_sections(options: argparse.Namespace) -> dict[str, Any]:
@@ -208,6 +218,14 @@ def format_interpolation(rows: list[dict[str, float | int]], frames: int) -> str
     return "\n".join(lines)
 
 
+def size_arg(text: str) -> int:
+    """An argparse type for a body/sprite count: a whole number in ``1..MAX_SIZE``."""
+    value = count_arg("size")(text)
+    if value > MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"size must be <= {MAX_SIZE}, got {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The CLI parser: bad flags print one line and exit with status 2."""
     parser = OneLineParser(
@@ -232,10 +250,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--sizes",
-        type=count_arg("sprite count"),
+        type=size_arg,
         nargs="+",
-        default=list(DEFAULT_SIZES),
-        help="sprite counts for the interpolation section",
+        default=None,
+        help=f"body/sprite counts, each 1..{MAX_SIZE} (default: 1000 10000 for interpolation, "
+        "100 1000 10000 for physics)",
+    )
+    parser.add_argument(
+        "--ticks",
+        type=count_arg("ticks"),
+        default=DEFAULT_TICKS,
+        help=f"timed ticks per engine, scene and size in the physics section "
+        f"(default {DEFAULT_TICKS})",
     )
     return parser
 
@@ -251,6 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     formatters: dict[str, Callable[[Any], str]] = {
         "interpolation": lambda rows: format_interpolation(rows, options.frames),
+        "physics": lambda rows: format_physics(rows, options.ticks),
         "pacing": format_pacing,
     }
     print("\n\n".join(formatters[name](results[name]) for name in results))
