@@ -22,7 +22,9 @@ of <= 0.15 ms per frame and >= 50x faster than the setter loop.
 
 Section ``physics`` (:mod:`engine.tools.physics_bench`) runs the same bodies
 through ``arcade.PymunkPhysicsEngine`` and through ``PhysicsWorld`` +
-``SpriteSync`` and times each tick + frame. Section ``pacing``
+``SpriteSync`` and times each tick + frame. Section ``render``
+(:mod:`engine.tools.render_bench`) times the CPU of one rendered frame with
+pyglet's GL error checks on and off, in two child processes. Section ``pacing``
 (:mod:`engine.tools.pacing_bench`) compares our loop's presents with arcade's;
 it runs last, because headless ``arcade.run()`` closes the window.
 """
@@ -40,9 +42,16 @@ from typing import Any
 
 import numpy as np
 
-from engine.runtime.launch import OneLineParser, count_arg
+from engine.runtime.launch import (
+    OneLineParser,
+    add_debug_gl_argument,
+    count_arg,
+    gl_error_checks_requested,
+    set_gl_error_checks,
+)
 from engine.tools.pacing_bench import bench_pacing, format_pacing
 from engine.tools.physics_bench import DEFAULT_TICKS, bench_physics, format_physics
+from engine.tools.render_bench import bench_render, format_render
 
 DEFAULT_SIZES = (1_000, 10_000)
 #: The largest ``--sizes`` value: 100,000 bodies and sprites take a few hundred MB.
@@ -170,6 +179,7 @@ def bench_interpolation(options: argparse.Namespace) -> list[dict[str, float | i
 SECTIONS: dict[str, Callable[[argparse.Namespace], Any]] = {
     "interpolation": bench_interpolation,
     "physics": bench_physics,
+    "render": bench_render,
     "pacing": bench_pacing,
 }
 
@@ -180,7 +190,8 @@ _GL_SECTIONS = frozenset({"interpolation", "physics", "pacing"})
 def run_sections(options: argparse.Namespace) -> dict[str, Any]:
     """Run the selected sections and collect their results by name.
 
-    Creates one hidden arcade window first if any selected section needs GL.
+    If any selected section needs GL, uses the process's arcade window, or creates (and
+    afterwards closes) one hidden window when there is none.
     """
     needs_gl = any(name in _GL_SECTIONS for name in options.sections)
     window = None
@@ -188,7 +199,10 @@ def run_sections(options: argparse.Namespace) -> dict[str, Any]:
         _ensure_headless()
         import arcade
 
-        window = arcade.Window(width=320, height=180, title="engine.tools.bench", visible=False)
+        try:
+            arcade.get_window()
+        except RuntimeError:  # no window yet: this run owns one
+            window = arcade.Window(width=320, height=180, title="engine.tools.bench", visible=False)
     try:
         return {name: SECTIONS[name](options) for name in options.sections}
     finally:
@@ -240,7 +254,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="run only this section (repeatable; default: all)",
     )
     parser.add_argument(
-        "--frames", type=count_arg("frames"), default=DEFAULT_FRAMES, help="timed frames per route"
+        "--frames",
+        type=count_arg("frames"),
+        default=DEFAULT_FRAMES,
+        help="timed frames per route (interpolation) and per GL-check setting (render)",
     )
     parser.add_argument(
         "--seconds",
@@ -263,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"timed ticks per engine, scene and size in the physics section "
         f"(default {DEFAULT_TICKS})",
     )
+    add_debug_gl_argument(parser)
     return parser
 
 
@@ -271,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = build_parser().parse_args(argv)
     if options.sections is None:
         options.sections = list(SECTIONS)
+    set_gl_error_checks(gl_error_checks_requested(options))  # as in normal runs: off by default
     results = run_sections(options)
     if options.json:
         print(json.dumps(results))
@@ -278,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     formatters: dict[str, Callable[[Any], str]] = {
         "interpolation": lambda rows: format_interpolation(rows, options.frames),
         "physics": lambda rows: format_physics(rows, options.ticks),
+        "render": format_render,
         "pacing": format_pacing,
     }
     print("\n\n".join(formatters[name](results[name]) for name in results))
