@@ -3,8 +3,8 @@
 pyglet can check for a GL error after every GL call (``pyglet.options["debug_gl"]``); normal runs
 turn the checks off and ``--debug-gl`` keeps them on (see :mod:`engine.runtime.launch`). pyglet
 reads the option once, when ``pyglet.gl`` is first imported, so one process cannot measure both:
-the section runs this module twice as a child process, with ``ENGINE_DEBUG_GL=1`` and ``=0``,
-and each child prints one JSON row::
+the section runs this module as a child process, alternately with ``ENGINE_DEBUG_GL=1`` and
+``=0``, three times each, and each child prints one JSON row::
 
     python -m engine.tools.render_bench [--frames N] [--debug-gl]
 
@@ -48,6 +48,7 @@ from engine.runtime.launch import (
 
 PROG = "python -m engine.tools.render_bench"
 DEFAULT_FRAMES = 200
+ROUNDS = 3
 WARMUP_LOOP_FRAMES = 60
 _GOLDEN_FRACTION = 0.6180339887498949
 
@@ -96,33 +97,54 @@ def measure_render(frames: int) -> dict[str, Any]:
     }
 
 
+def _run_child(frames: int, checks: str) -> dict[str, Any]:
+    """Run :func:`main` in a fresh process with ``ENGINE_DEBUG_GL=checks``; return its row."""
+    env = {**os.environ, DEBUG_GL_ENV: checks}
+    command = [sys.executable, "-m", "engine.tools.render_bench", "--frames", str(frames)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()}")
+    row: dict[str, Any] = json.loads(done.stdout)
+    return row
+
+
 def bench_render(options: Any) -> list[dict[str, Any]]:
-    """Run the child twice, GL error checks on then off; one row each (see :func:`measure_render`).
+    """Time the frame with GL error checks on and off, in alternating child processes.
+
+    The children run in :data:`ROUNDS` pairs (on, off, on, off, ...), so a change in the load
+    of a shared machine hits both settings alike; each setting's row holds the medians of its
+    children's medians (see :func:`measure_render`).
 
     Args:
-        options: Parsed CLI options (uses ``frames``).
+        options: Parsed CLI options (uses ``frames``: timed frames per child).
+
+    Returns:
+        Two rows, checks on then off, each with ``rounds`` added.
 
     Raises:
         RuntimeError: If a child fails (its stderr is in the message).
     """
-    rows = []
-    for checks in ("1", "0"):
-        env = {**os.environ, DEBUG_GL_ENV: checks}
-        command = [sys.executable, "-m", "engine.tools.render_bench", "--frames"]
-        done = subprocess.run(
-            [*command, str(options.frames)], env=env, capture_output=True, text=True, check=False
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()}")
-        rows.append(json.loads(done.stdout))
-    return rows
+    runs: dict[str, list[dict[str, Any]]] = {"1": [], "0": []}
+    for _ in range(ROUNDS):
+        for checks, rows in runs.items():
+            rows.append(_run_child(options.frames, checks))
+    summary = []
+    for rows in runs.values():
+        row = dict(rows[0])
+        for key in ("main_cpu_ms_per_frame", "cpu_ms_per_frame", "wall_ms_per_frame"):
+            row[key] = round(statistics.median(r[key] for r in rows), 4)
+        row["rounds"] = ROUNDS
+        if any(r["gl_error_checks"] != row["gl_error_checks"] for r in rows):
+            row["gl_error_checks"] = None  # the switch did not hold in every child
+        summary.append(row)
+    return summary
 
 
 def format_render(rows: Sequence[dict[str, Any]]) -> str:
     """The ``render`` section as a table, with the CPU saved by turning the checks off."""
     lines = [
-        "render: one demo frame with the F3 overlay, 1280x720, draw + finish "
-        f"(median of {rows[0]['frames']} frames)",
+        "render: one demo frame with the F3 overlay, 1280x720, draw + finish (medians of "
+        f"{rows[0]['frames']} frames in each of {rows[0].get('rounds', 1)} processes per setting)",
         f"{'GL error checks':>16} {'main thread CPU ms':>19} {'process CPU ms':>15} {'wall ms':>8}",
     ]
     for row in rows:

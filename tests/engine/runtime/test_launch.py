@@ -1,12 +1,14 @@
 """The launch path's GL error-check switch: off in normal runs, on with --debug-gl or the variable.
 
-pyglet decides once, when ``pyglet.gl`` is first imported, so each case runs in a fresh process:
-the launch steps a command runs (parse the runtime flags, ``is_headless``), then ``import arcade``,
-then it prints what pyglet's GL functions actually do.
+Which way the flag and the variable decide is tested in this process. Whether pyglet follows is
+tested in fresh processes, because pyglet decides once, when ``pyglet.gl`` is first imported: each
+runs the launch steps of a command (parse the runtime flags, ``is_headless``), then
+``import arcade``, then prints what pyglet's GL functions actually do.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -14,7 +16,11 @@ from typing import Any
 
 import pytest
 
-from engine.runtime.launch import DEBUG_GL_ENV, gl_error_checks_active
+from engine.runtime.launch import (
+    DEBUG_GL_ENV,
+    gl_error_checks_active,
+    gl_error_checks_requested,
+)
 
 LAUNCH_THEN_IMPORT_ARCADE = """
 import sys
@@ -43,25 +49,46 @@ def launch(*flags: str, debug_gl_env: str | None) -> subprocess.CompletedProcess
 
 
 @pytest.mark.parametrize(
-    ("flags", "debug_gl_env", "expected"),
+    ("flag", "debug_gl_env", "expected"),
     [
-        ((), None, "False"),  # a normal run: checks off
-        ((), "0", "False"),
-        ((), "", "False"),
-        (("--debug-gl",), None, "True"),
-        ((), "1", "True"),
-        (("--debug-gl",), "0", "True"),  # the flag wins
+        (False, None, False),  # a normal run: checks off
+        (False, "0", False),
+        (False, "", False),
+        (True, None, True),
+        (False, "1", True),
+        (True, "0", True),  # the flag wins
     ],
 )
-def test_gl_error_checks_follow_the_flag_and_the_variable(
-    flags: tuple[str, ...], debug_gl_env: str | None, expected: str
+def test_the_flag_and_the_variable_decide(
+    flag: bool, debug_gl_env: str | None, expected: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = launch(*flags, debug_gl_env=debug_gl_env)
+    if debug_gl_env is None:
+        monkeypatch.delenv(DEBUG_GL_ENV, raising=False)
+    else:
+        monkeypatch.setenv(DEBUG_GL_ENV, debug_gl_env)
+    assert gl_error_checks_requested(argparse.Namespace(debug_gl=flag)) is expected
+
+
+def test_a_bad_variable_value_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(DEBUG_GL_ENV, "yes")
+    with pytest.raises(SystemExit) as exit_info:
+        gl_error_checks_requested(argparse.Namespace(debug_gl=False))
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err == (
+        "ENGINE_DEBUG_GL: error: must be 0 or 1 (or unset), got 'yes'\n"
+    )
+
+
+@pytest.mark.parametrize(("flags", "expected"), [((), "False"), (("--debug-gl",), "True")])
+def test_the_launch_path_really_switches_pyglet(flags: tuple[str, ...], expected: str) -> None:
+    out = launch(*flags, debug_gl_env=None)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == expected
 
 
-def test_a_bad_variable_value_is_one_line_and_exit_2() -> None:
+def test_a_bad_variable_value_stops_a_command_before_arcade() -> None:
     out = launch(debug_gl_env="yes")
     assert out.returncode == 2
     assert out.stdout == ""
