@@ -19,9 +19,11 @@ arcade is imported, so commands parse their flags first and import arcade afterw
 GL error checks: pyglet, under arcade, calls ``glGetError`` after every GL call and raises on an
 error, unless ``pyglet.options["debug_gl"]`` is false when ``pyglet.gl`` is *first imported* (it
 decides once, when it loads the GL functions; setting the option later changes nothing). The
-checks cost about 15% of render CPU here, so normal runs turn them off in :func:`is_headless`,
-before arcade (and with it ``pyglet.gl``) is imported. ``--debug-gl`` or ``ENGINE_DEBUG_GL=1``
-keeps them on; the test suite sets ``ENGINE_DEBUG_GL=1`` so GL mistakes fail the tests.
+checks cost about a microsecond per GL call, 8-9% of the main thread's render CPU for the demo's
+frame (``python -m engine.tools.bench --section render``), so normal runs turn them off in
+:func:`is_headless`, before arcade (and with it ``pyglet.gl``) is imported. ``--debug-gl`` or
+``ENGINE_DEBUG_GL=1`` keeps them on; the test suite sets ``ENGINE_DEBUG_GL=1`` so GL mistakes
+fail the tests.
 """
 
 from __future__ import annotations
