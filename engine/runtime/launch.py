@@ -10,9 +10,20 @@ Every engine command accepts the same runtime flags:
 ``--json``          print a one-line JSON summary
 ``--config PATH``   read this TOML file (default ``config.toml`` if it exists)
 ``--set S.K=V``     override one config key (repeatable)
+``--debug-gl``      check for a GL error after every GL call (slower; for finding GL bugs)
 
 ``ARCADE_HEADLESS=1`` in the environment means ``--headless``. The variable has to be set before
-arcade is imported, so commands parse their flags first and import arcade afterwards.
+arcade is imported, so commands parse their flags first and import arcade afterwards:
+:func:`is_headless` is the step every command runs before importing arcade.
+
+GL error checks: pyglet, under arcade, calls ``glGetError`` after every GL call and raises on an
+error, unless ``pyglet.options["debug_gl"]`` is false when ``pyglet.gl`` is *first imported* (it
+decides once, when it loads the GL functions; setting the option later changes nothing). The
+checks cost about a microsecond per GL call, 8-9% of the main thread's render CPU for the demo's
+frame (``python -m engine.tools.bench --section render``), so normal runs turn them off in
+:func:`is_headless`, before arcade (and with it ``pyglet.gl``) is imported. ``--debug-gl`` or
+``ENGINE_DEBUG_GL=1`` keeps them on; the test suite sets ``ENGINE_DEBUG_GL=1`` so GL mistakes
+fail the tests.
 """
 
 from __future__ import annotations
@@ -25,6 +36,9 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from engine.config import Config, add_config_arguments
+
+#: Environment variable that keeps pyglet's GL error checks on: ``1`` on, ``0`` or unset off.
+DEBUG_GL_ENV = "ENGINE_DEBUG_GL"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -106,15 +120,66 @@ def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
         "--screenshot", metavar="FILE.png", default=None, help="save the last frame as a PNG"
     )
     parser.add_argument("--json", action="store_true", help="print a JSON summary when done")
+    add_debug_gl_argument(parser)
     add_config_arguments(parser)
 
 
+def add_debug_gl_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--debug-gl``: keep pyglet's GL error checks on (see the module docstring)."""
+    parser.add_argument(
+        "--debug-gl",
+        action="store_true",
+        help=f"check for a GL error after every GL call (slower; also {DEBUG_GL_ENV}=1)",
+    )
+
+
 def is_headless(args: argparse.Namespace) -> bool:
-    """Whether this run is headless (the flag or ``ARCADE_HEADLESS``), and make arcade agree."""
+    """Whether this run is headless (the flag or ``ARCADE_HEADLESS``), and make arcade agree.
+
+    Call it before importing arcade: it also sets pyglet's GL error checks from ``--debug-gl``
+    and ``ENGINE_DEBUG_GL`` (off unless asked for), which only works before ``pyglet.gl`` is
+    imported. A bad ``ENGINE_DEBUG_GL`` value prints one line and exits with status 2.
+    """
     headless = bool(args.headless or os.environ.get("ARCADE_HEADLESS"))
     if headless:
         os.environ["ARCADE_HEADLESS"] = "1"
+    set_gl_error_checks(gl_error_checks_requested(args))
     return headless
+
+
+def gl_error_checks_requested(args: argparse.Namespace) -> bool:
+    """Whether ``--debug-gl`` was given or ``ENGINE_DEBUG_GL`` is ``1``.
+
+    Raises:
+        SystemExit: With status 2 after one line, if ``ENGINE_DEBUG_GL`` is not 0, 1 or empty.
+    """
+    value = os.environ.get(DEBUG_GL_ENV, "")
+    if value not in ("", "0", "1"):
+        fail(DEBUG_GL_ENV, f"must be 0 or 1 (or unset), got {value!r}")
+    return bool(getattr(args, "debug_gl", False)) or value == "1"
+
+
+def set_gl_error_checks(enabled: bool) -> None:
+    """Turn pyglet's GL error checks on or off for this process.
+
+    Takes effect only if ``pyglet.gl`` has not been imported yet (arcade imports it): call it
+    before importing arcade. :func:`gl_error_checks_active` tells what is in effect.
+    """
+    import pyglet  # the package only: pyglet.gl (which reads the option) is not imported here
+
+    pyglet.options["debug_gl"] = enabled
+
+
+def gl_error_checks_active() -> bool | None:
+    """Whether pyglet's GL functions check for errors in this process (``None``: GL not loaded).
+
+    Reads what pyglet did when it loaded the GL functions: with the checks on, each function has
+    pyglet's ``errcheck`` attached; with them off it has none.
+    """
+    gl = sys.modules.get("pyglet.gl")
+    if gl is None:
+        return None
+    return gl.glClear.errcheck is not None
 
 
 def open_window(config: Config, *, headless: bool, prog: str) -> Any:
