@@ -253,6 +253,8 @@ class Contacts:
         ladder: The player is on a ladder (climbing is possible).
         ladder_offset_px: From the player's centre to the ladder's centre, x (climbing without
             left or right held moves the player onto the ladder's middle).
+        ladder_to_top_px: How far the ladder's top is above the feet (0 or less: the feet are
+            at its top, standing on its ledge).
         on_solid: What the feet rest on is solid ground (not a one-way platform or a
             ladder's top), so down does not start climbing.
     """
@@ -265,6 +267,7 @@ class Contacts:
     wall_right: bool = False
     ladder: bool = False
     ladder_offset_px: float = 0.0
+    ladder_to_top_px: float = 0.0
     on_solid: bool = False
 
 
@@ -416,9 +419,12 @@ def _climb(
     up, down = snapshot.is_held("up"), snapshot.is_held("down")
     if not contacts.ladder:
         return None
-    if not state.climbing and not (up or (down and not contacts.on_solid)):
+    at_top = contacts.ladder_to_top_px <= 0.5
+    if not state.climbing and not ((up and not at_top) or (down and not contacts.on_solid)):
         return None
-    elif down and contacts.grounded and contacts.on_solid:
+    if state.climbing and up and at_top:
+        return None  # climbed out at the top: standing on its ledge
+    if state.climbing and down and contacts.grounded and contacts.on_solid:
         return None  # climbed down onto the ground
     if snapshot.was_pressed("jump"):
         return None  # the normal step jumps (coyote time lets it: see below)
@@ -428,6 +434,8 @@ def _climb(
     if direction == 0:  # slide onto the ladder's middle (reached exactly: the step ends there)
         vx = max(-shuffle_px_s, min(shuffle_px_s, contacts.ladder_offset_px / dt_s))
     vy = (int(up) - int(down)) * tuning.climb_speed_px_s
+    if vy > 0:  # never past the top: the last step ends on it exactly
+        vy = min(vy, max(0.0, contacts.ladder_to_top_px) / dt_s)
     facing = direction if direction != 0 else state.facing
     new_state = PlayerState(
         tick=now,

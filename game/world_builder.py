@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +45,7 @@ from engine.input.snapshot import ActionMap, InputSnapshot
 from engine.levels import KindRegistry, Level, add_static_geometry, load_level
 from engine.physics.world import PhysicsWorld
 from game.collision import query_boxes
-from game.entities import build_entity
+from game.entities import ENTITY_CLASSES, EntityFactory
 from game.entities.player import Player
 from game.kinds import KINDS
 from game.movement import PlayerTuning
@@ -109,6 +109,9 @@ class LevelWorld:
         dt_s: Length of one tick in seconds (``Engine.step_s``).
         physics: ``[physics]``: gravity for everything dynamic, substeps, solver iterations.
         on_complete: Called once, inside the tick, when the player first reaches an exit.
+        entity_classes: Kind name -> the entity class built for each object of that kind
+            (default: the sample game's, :data:`game.entities.ENTITY_CLASSES`); objects of
+            other kinds (the start, paths) build none.
 
     Attributes:
         level: The level in game px.
@@ -133,6 +136,7 @@ class LevelWorld:
         *,
         physics: PhysicsConfig | None = None,
         on_complete: Callable[[], None] | None = None,
+        entity_classes: Mapping[str, EntityFactory] = ENTITY_CLASSES,
     ) -> None:
         physics = physics or PhysicsConfig()
         self.level = level
@@ -157,9 +161,9 @@ class LevelWorld:
         self.player = Player(level.player_start.feet_px, tuning)
         self.entities.spawn(self.player)
         for obj in level.objects:
-            entity = build_entity(obj, self)
-            if entity is not None:
-                self.entities.spawn(entity)
+            build = entity_classes.get(obj.kind)
+            if build is not None:
+                self.entities.spawn(build(obj, self))
 
     @classmethod
     def load(
@@ -171,6 +175,7 @@ class LevelWorld:
         physics: PhysicsConfig | None = None,
         kinds: KindRegistry = KINDS,
         on_complete: Callable[[], None] | None = None,
+        entity_classes: Mapping[str, EntityFactory] = ENTITY_CLASSES,
     ) -> LevelWorld:
         """Load a map with the game's kinds, scale it to ``tuning.tile_px`` and build its world.
 
@@ -178,7 +183,14 @@ class LevelWorld:
             LevelError: The map cannot be loaded (one line).
         """
         level = load_level(path, kinds).scaled(tuning.tile_px)
-        return cls(level, tuning, dt_s, physics=physics, on_complete=on_complete)
+        return cls(
+            level,
+            tuning,
+            dt_s,
+            physics=physics,
+            on_complete=on_complete,
+            entity_classes=entity_classes,
+        )
 
     # -- the tick --------------------------------------------------------------------------------
     def tick(self, snapshot: InputSnapshot) -> None:
@@ -198,6 +210,10 @@ class LevelWorld:
         self.emit("complete", x_px, y_px)
         if self.on_complete is not None:
             self.on_complete()
+
+    def teleport_player(self, x_px: float, feet_y_px: float) -> None:
+        """Move the player's feet to ``(x_px, feet_y_px)`` at rest (for tests and tools)."""
+        self.player.teleport(self, x_px, feet_y_px)
 
     def emit(self, name: str, x_px: float, y_px: float) -> None:
         """Record an event of this tick (for sounds and effects)."""

@@ -122,11 +122,14 @@ def read_header(path: Path, fail: Fail) -> MapHeader:
     data = read_bytes(path, "file", fail)
     text_start = data.lstrip()[:1]
     if text_start == b"<":
-        attributes = _tmx_attributes(data, fail)
+        attributes, sources = _tmx_attributes(data, fail)
         fmt = "tmx"
     else:
         attributes = _json_attributes(data, fail)
+        sources = _json_tileset_sources(attributes, fail)
         fmt = "json"
+    for source in sources:
+        _check_tileset_file(path.parent, source, fail)
     orientation = attributes.get("orientation")
     if orientation != "orthogonal":
         raise fail(f"only orthogonal maps are supported, this one is {orientation!r}")
@@ -161,10 +164,32 @@ def _json_attributes(data: bytes, fail: Fail) -> dict[str, Any]:
         raise fail("a Tiled map must be a JSON object")
     if raw.get("type", "map") != "map":
         raise fail(f'not a Tiled map (its "type" is {str(raw.get("type"))[:40]!r})')
+    _check_json_layers(raw.get("layers"), fail)
     return raw
 
 
-def _tmx_attributes(data: bytes, fail: Fail) -> dict[str, Any]:
+_COMPRESSIONS = ("", "zlib", "gzip")
+
+
+def _check_json_layers(layers: object, fail: Fail, depth: int = 0) -> None:
+    """What the parser would choke on without saying where: compression, the layer list."""
+    if not isinstance(layers, list):
+        raise fail('"layers" must be a list of layers')
+    for layer in layers:
+        if not isinstance(layer, dict):
+            raise fail(f"a layer must be a JSON object, got {str(layer)[:40]!r}")
+        where = f'layer "{str(layer.get("name", "?"))[:60]}"'
+        compression = layer.get("compression", "")
+        if compression not in _COMPRESSIONS:
+            raise fail(
+                f"{where}: {str(compression)[:20]!r} compression is not supported "
+                "(use CSV, or base64 with zlib or gzip)"
+            )
+        if layer.get("type") == "group" and depth < 32:
+            _check_json_layers(layer.get("layers", []), fail, depth + 1)
+
+
+def _tmx_attributes(data: bytes, fail: Fail) -> tuple[dict[str, Any], list[str]]:
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
@@ -173,7 +198,56 @@ def _tmx_attributes(data: bytes, fail: Fail) -> dict[str, Any]:
         raise fail("the XML is nested too deeply to be a Tiled map") from None
     if root.tag != "map":
         raise fail(f"not a Tiled map (the XML root is <{root.tag[:40]}>, not <map>)")
-    return dict(root.attrib)
+    sources = [ts.attrib["source"] for ts in root.findall("tileset") if "source" in ts.attrib]
+    return dict(root.attrib), sources
+
+
+def _json_tileset_sources(raw: dict[str, Any], fail: Fail) -> list[str]:
+    tilesets = raw.get("tilesets", [])
+    if not isinstance(tilesets, list):
+        raise fail('"tilesets" must be a list')
+    sources = []
+    for entry in tilesets:
+        if not isinstance(entry, dict):
+            raise fail(f"a tileset must be a JSON object, got {str(entry)[:40]!r}")
+        source = entry.get("source")
+        if source is not None:
+            if not isinstance(source, str) or not source:
+                raise fail(f'a tileset\'s "source" must be a file name, got {str(source)[:40]!r}')
+            sources.append(source)
+    return sources
+
+
+def _check_tileset_file(base_dir: Path, source: str, fail: Fail) -> None:
+    """An external tileset: a bounded regular file that parses (JSON or XML)."""
+    where = f'tileset "{source[:80]}"'
+
+    def tileset_fail(detail: str) -> Exception:
+        return fail(f"{where}: {detail}")
+
+    if ":resources:" in source:  # arcade's own tilesets are bundled, and fine
+        return
+    data = read_bytes(base_dir / source, "tileset file", tileset_fail)
+    if data.lstrip()[:1] == b"<":
+        try:
+            root = ElementTree.fromstring(data)
+        except ElementTree.ParseError as exc:
+            raise tileset_fail(f"malformed XML: {exc}") from None
+        if root.tag != "tileset":
+            raise tileset_fail(f"not a Tiled tileset (the XML root is <{root.tag[:40]}>)")
+        return
+    try:
+        raw = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise tileset_fail(f"not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise tileset_fail(
+            f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
+    except RecursionError:
+        raise tileset_fail("the JSON is nested too deeply to be a tileset") from None
+    if not isinstance(raw, dict):
+        raise tileset_fail("a Tiled tileset must be a JSON object")
 
 
 def arcade_resources_dir() -> Path | None:

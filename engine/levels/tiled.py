@@ -85,7 +85,7 @@ def load_level(path: Path | str, kinds: KindRegistry | None = None) -> Level:
 
     header = read_header(path, fail)
     try:
-        parsed = pytiled_parser.parse_map(path)
+        parsed = pytiled_parser.parse_map(path, encoding="utf-8-sig")  # a BOM is fine
     except LevelError:
         raise
     except RecursionError:
@@ -100,7 +100,7 @@ def _parser_problem(exc: BaseException) -> str:
     if isinstance(exc, KeyError):
         return f"not a map Tiled wrote: missing {one_line(str(exc), 60)}"
     if isinstance(exc, FileNotFoundError):
-        return f"file not found: {one_line(str(exc.filename), 200)}"
+        return f"a file the map refers to was not found: {one_line(str(exc.filename), 200)}"
     if isinstance(exc, OSError):
         return f"cannot read {one_line(str(exc.filename), 200)}: {exc.strerror or exc}"
     return f"not a map Tiled wrote: {type(exc).__name__}: {one_line(str(exc), 120)}"
@@ -304,7 +304,7 @@ class _Builder:
         Only used tiles are checked: a tileset may carry art the map never shows (arcade's own
         tilesets name a few images that do not exist).
         """
-        pending = sorted(used)
+        pending = sorted(used, reverse=True)  # the lowest gid is checked first
         result: dict[int, TileArt] = {}
         while pending:
             gid = pending.pop()

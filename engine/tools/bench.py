@@ -22,7 +22,9 @@ of <= 0.15 ms per frame and >= 50x faster than the setter loop.
 
 Section ``physics`` (:mod:`engine.tools.physics_bench`) runs the same bodies
 through ``arcade.PymunkPhysicsEngine`` and through ``PhysicsWorld`` +
-``SpriteSync`` and times each tick + frame. Section ``render``
+``SpriteSync`` and times each tick + frame. Section ``levels``
+(:mod:`engine.tools.level_bench`) times one simulation tick of each bundled level of the sample
+game, its entities included, replaying its bundled replay. Section ``render``
 (:mod:`engine.tools.render_bench`) times the CPU of one rendered frame with
 pyglet's GL error checks on and off, in two child processes. Section ``pacing``
 (:mod:`engine.tools.pacing_bench`) compares our loop's presents with arcade's;
@@ -49,6 +51,7 @@ from engine.runtime.launch import (
     gl_error_checks_requested,
     set_gl_error_checks,
 )
+from engine.tools.level_bench import bench_levels, format_levels
 from engine.tools.pacing_bench import bench_pacing, format_pacing
 from engine.tools.physics_bench import DEFAULT_TICKS, bench_physics, format_physics
 from engine.tools.render_bench import bench_render, format_render
@@ -179,6 +182,7 @@ def bench_interpolation(options: argparse.Namespace) -> list[dict[str, float | i
 SECTIONS: dict[str, Callable[[argparse.Namespace], Any]] = {
     "interpolation": bench_interpolation,
     "physics": bench_physics,
+    "levels": bench_levels,
     "render": bench_render,
     "pacing": bench_pacing,
 }
@@ -297,6 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     formatters: dict[str, Callable[[Any], str]] = {
         "interpolation": lambda rows: format_interpolation(rows, options.frames),
         "physics": lambda rows: format_physics(rows, options.ticks),
+        "levels": format_levels,
         "render": format_render,
         "pacing": format_pacing,
     }

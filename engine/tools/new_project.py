@@ -301,14 +301,24 @@ def _game_modules(project: Project, source_root: Path) -> dict[PurePosixPath, by
     modules = _module_closure(game_dir, GAME_MODULES)
     files: dict[PurePosixPath, bytes] = {}
     for module in modules:
-        text = (game_dir / f"{module}.py").read_text(encoding="utf-8")
-        rewritten = rewrite_game_module(text, project, modules)
-        files[PurePosixPath(project.name, f"{module}.py")] = rewritten.encode()
+        for source in _module_files(game_dir, module):
+            text = source.read_text(encoding="utf-8")
+            rewritten = rewrite_game_module(text, project, modules)
+            relative = source.relative_to(game_dir)
+            files[PurePosixPath(project.name, *relative.parts)] = rewritten.encode()
     return files
 
 
+def _module_files(game_dir: Path, module: str) -> list[Path]:
+    """The source files of a top-level ``game`` module: ``X.py``, or every file of package ``X``."""
+    package = game_dir / module
+    if package.is_dir():
+        return sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
+    return [game_dir / f"{module}.py"]
+
+
 def _module_closure(game_dir: Path, roots: Sequence[str]) -> list[str]:
-    """``roots`` and every ``game`` module they import, directly or not, in a stable order."""
+    """``roots`` and every ``game`` module or package they import, directly or not, in order."""
     found: list[str] = []
     pending = list(roots)
     while pending:
@@ -316,17 +326,18 @@ def _module_closure(game_dir: Path, roots: Sequence[str]) -> list[str]:
         if module in found:
             continue
         found.append(module)
-        tree = ast.parse((game_dir / f"{module}.py").read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                if node.module == "game":
-                    pending.extend(alias.name for alias in node.names)
-                elif node.module.startswith("game."):
-                    pending.append(node.module.split(".")[1])
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.startswith("game."):
-                        pending.append(alias.name.split(".")[1])
+        for source in _module_files(game_dir, module):
+            tree = ast.parse(source.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    if node.module == "game":
+                        pending.extend(alias.name for alias in node.names)
+                    elif node.module.startswith("game."):
+                        pending.append(node.module.split(".")[1])
+                elif isinstance(node, ast.Import):
+                    for alias in node.names:
+                        if alias.name.startswith("game."):
+                            pending.append(alias.name.split(".")[1])
     return [module for module in found if module != "__main__"]
 
 

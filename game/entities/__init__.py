@@ -1,6 +1,6 @@
 """The sample game's entities: one class per kind of object, built from the level's objects.
 
-:func:`build_entity` turns a checked :class:`~engine.levels.model.LevelObject` into the entity of
+The level world turns each checked :class:`~engine.levels.model.LevelObject` into the entity of
 its kind (:data:`ENTITY_CLASSES`); kinds that are only data (``player_start``, ``path``) build
 none. The player is made by the level world itself. Modules, one idea each:
 
@@ -32,9 +32,12 @@ from game.entities.zones import Checkpoint, Coin, Exit, Hazard
 if TYPE_CHECKING:
     from game.world_builder import LevelWorld
 
-__all__ = ["ENTITY_CLASSES", "build_entity"]
+__all__ = ["ENTITY_CLASSES", "EntityFactory"]
 
-ENTITY_CLASSES: dict[str, Callable[[LevelObject, LevelWorld], Entity]] = {
+EntityFactory = Callable[[LevelObject, "LevelWorld"], Entity]
+"""What builds an entity: ``factory(obj, world)`` (an entity class is one)."""
+
+ENTITY_CLASSES: dict[str, EntityFactory] = {
     "coin": Coin,
     "checkpoint": Checkpoint,
     "hazard": Hazard,
@@ -48,10 +51,5 @@ ENTITY_CLASSES: dict[str, Callable[[LevelObject, LevelWorld], Entity]] = {
     "walker": Walker,
     "flyer": Flyer,
 }
-"""Kind name -> the entity class built for each object of that kind."""
-
-
-def build_entity(obj: LevelObject, world: LevelWorld) -> Entity | None:
-    """The entity for ``obj``, or None for kinds that are only data (start, paths)."""
-    build = ENTITY_CLASSES.get(obj.kind)
-    return build(obj, world) if build is not None else None
+"""Kind name -> the entity class built for each object of that kind (kinds that are only data,
+the start and paths, build none)."""

@@ -38,6 +38,8 @@ SWING_TEXTURE = ":resources:images/tiles/bridgeA.png"
 PLATFORM_FRICTION = 0.9
 #: Falling crumbled platforms accelerate at this fraction of gravity (they drop, not plummet).
 FALL_GRAVITY_FRACTION = 0.6
+#: A crumbled platform is seen falling this many ticks, then it is gone until its respawn time.
+FALL_TICKS = 45
 
 
 def box_look(obj: LevelObject, world: LevelWorld, default: str) -> Look:
@@ -92,7 +94,8 @@ class CrumblingPlatform(Entity):
 
     Attributes:
         phase: ``solid``, ``shaking``, ``falling`` or ``gone``.
-        phase_until_tick: When the current phase ends (None while solid).
+        phase_until_tick: When shaking ends, or (falling and gone) when it is back: ``respawn_s``
+            after it crumbled. None while solid.
     """
 
     order = 1
@@ -107,6 +110,7 @@ class CrumblingPlatform(Entity):
         )
         self.phase = "solid"
         self.phase_until_tick: int | None = None
+        self.fell_at_tick = 0
         self.look = box_look(obj, world, CRUMBLING_TEXTURE)
 
     def on_spawn(self, world: LevelWorld) -> None:
@@ -123,19 +127,25 @@ class CrumblingPlatform(Entity):
         elif self.phase == "shaking" and self.phase_until_tick is not None:
             if now >= self.phase_until_tick:
                 self.phase, self.phase_until_tick = "falling", now + self.respawn_ticks
+                self.fell_at_tick = now
                 self.shape.sensor = True  # no longer solid
                 world.emit("crumble", *self.home_px)
         elif self.phase == "falling" and self.phase_until_tick is not None:
-            if now >= self.phase_until_tick:
-                self.phase, self.phase_until_tick = "gone", None
+            if now - self.fell_at_tick >= min(FALL_TICKS, self.respawn_ticks - 1):
+                self.phase = "gone"  # until phase_until_tick, the respawn time
                 self.body.velocity = (0.0, 0.0)
             else:
                 fall = world.gravity_px_s2 * FALL_GRAVITY_FRACTION * world.dt_s
                 self.body.velocity = (0.0, float(self.body.velocity.y) + fall)
-        if self.phase == "gone" and self._home_is_clear(world):
+        if (
+            self.phase == "gone"
+            and self.phase_until_tick is not None
+            and now >= self.phase_until_tick
+            and self._home_is_clear(world)
+        ):
             world.physics.teleport(self.body, *self.home_px)
             self.shape.sensor = False
-            self.phase = "solid"
+            self.phase, self.phase_until_tick = "solid", None
         self.visible = self.phase != "gone"
         # Shaking is drawn from the state: the platform flickers while it holds.
         self.alpha = 150 if self.phase == "shaking" and (now // 3) % 2 else 255
@@ -145,7 +155,7 @@ class CrumblingPlatform(Entity):
         return not world.overlaps_player((rect.left_px, rect.bottom_px, rect.right_px, rect.top_px))
 
     def hash_state(self) -> tuple[object, ...]:
-        return (self.phase, self.phase_until_tick)
+        return (self.phase, self.phase_until_tick, self.fell_at_tick)
 
 
 class Swing(Entity):

@@ -177,7 +177,7 @@ class Player(Entity):
         if self.hurt_until_tick is not None:
             self.body.velocity = (0.0, 0.0)
             self.alpha = 255 if (world.ticks // 4) % 2 else 96
-            if world.ticks >= self.hurt_until_tick:
+            if world.ticks + 1 >= self.hurt_until_tick:  # this tick ends at hurt_until_tick
                 self.respawn(world)
             return
         self.contacts = self.read_contacts(world)
@@ -297,7 +297,7 @@ class Player(Entity):
                 s.collision_type in (SOLID, MOVING) for s in world.boxes(*box, exclude=self.shape)
             )
 
-        ladder_offset = self._ladder_offset(world, left, bottom, right)
+        ladder = self._ladder(world, left, bottom, right)
         inset = PROBE_INSET_PX
         wall_bottom = bottom + inset
         if self.state.grounded:  # standing, a step low enough to walk up is not a wall
@@ -309,15 +309,16 @@ class Player(Entity):
             hit_ceiling=blocked((left + inset, top, right - inset, top + PROBE_PX)),
             wall_left=walled((left - PROBE_PX, wall_bottom, left, top - inset)),
             wall_right=walled((right, wall_bottom, right + PROBE_PX, top - inset)),
-            ladder=ladder_offset is not None,
-            ladder_offset_px=ladder_offset or 0.0,
+            ladder=ladder is not None,
+            ladder_offset_px=ladder[0] if ladder is not None else 0.0,
+            ladder_to_top_px=ladder[1] if ladder is not None else 0.0,
             on_solid=on_solid,
         )
 
-    def _ladder_offset(
+    def _ladder(
         self, world: LevelWorld, left: float, bottom: float, right: float
-    ) -> float | None:
-        """From the player's centre to the centre of the ladder it is on, x; None if on none."""
+    ) -> tuple[float, float] | None:
+        """The ladder the player is on: (to its centre, x; from the feet to its top), or None."""
         from game.entities.gadgets import Ladder
 
         centre = (left + right) / 2
@@ -327,7 +328,7 @@ class Player(Entity):
             if rect.left_px - reach <= centre <= rect.right_px + reach and (
                 rect.bottom_px - PROBE_PX <= bottom <= rect.top_px + PROBE_PX
             ):
-                return rect.center_px[0] - centre
+                return (rect.center_px[0] - centre, rect.top_px - bottom)
         return None
 
     # -- the sweep ------------------------------------------------------------------------------
@@ -387,9 +388,11 @@ class Player(Entity):
                 climb = max(climb, b_top - bottom)  # a low step: walk up onto it
                 continue
             if kind == CRATE and self.state.grounded:
+                # The crate moves by the push, not by the velocity it had: where it will be.
                 push_dx = self._push(world, shape, dx)
                 pushing = pushing or push_dx != 0.0
-                b_left, b_right = b_left + push_dx, b_right + push_dx
+                raw_left, _, raw_right, _ = shape_box(shape)
+                b_left, b_right = raw_left + push_dx, raw_right + push_dx
                 boxes[index] = (kind, b_left, b_bottom, b_right, b_top, shape)
             dx = b_left - right if dx > 0 else b_right - left
         if pushing and not self.pushing:
@@ -415,25 +418,26 @@ class Player(Entity):
         return (dx / dt, dy / dt)
 
     def _push(self, world: LevelWorld, crate: pymunk.Shape, dx: float) -> float:
-        """Push ``crate`` along x this step unless something solid is right behind it.
+        """Push ``crate`` along x this step, as far as the way behind it is free.
 
         Returns:
-            How far the crate is expected to move this step (0 when it is blocked).
+            How far the crate moves this step (0 when something solid is right behind it).
         """
         dt = world.dt_s
         speed = PUSH_SPEED_FRACTION * self.tuning.run_speed_px_s
-        step = math.copysign(min(abs(dx), speed * dt), dx)
+        step = min(abs(dx), speed * dt)
         b_left, b_bottom, b_right, b_top = shape_box(crate)
-        edge = b_right if dx > 0 else b_left
-        behind = (edge, b_bottom + PROBE_INSET_PX, edge + step, b_top - PROBE_INSET_PX)
-        if dx < 0:
-            behind = (edge + step, b_bottom + PROBE_INSET_PX, edge, b_top - PROBE_INSET_PX)
-        if any(
-            s.collision_type in (SOLID, MOVING, CRATE)
-            for s in world.boxes(*behind, exclude=crate)
-            if s is not self.shape
-        ):
-            return 0.0
+        if dx > 0:
+            strip = (b_right, b_bottom + PROBE_INSET_PX, b_right + step, b_top - PROBE_INSET_PX)
+        else:
+            strip = (b_left - step, b_bottom + PROBE_INSET_PX, b_left, b_top - PROBE_INSET_PX)
+        for other in world.boxes(*strip, exclude=crate):
+            if other is self.shape or other.collision_type not in (SOLID, MOVING, CRATE):
+                continue
+            o_left, _, o_right, _ = shape_box(other)
+            free = o_left - b_right if dx > 0 else b_left - o_right
+            step = max(0.0, min(step, free))
+        step = math.copysign(step, dx)
         crate.body.velocity = (step / dt, crate.body.velocity.y)
         return step
 

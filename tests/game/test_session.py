@@ -74,7 +74,7 @@ def menu_title(session: GameSession) -> str:
 
 
 def test_the_bundled_levels_are_found_in_order() -> None:
-    assert [p.name for p in LEVELS] == ["level1.json", "level2.json", "level3.json"]
+    assert [p.name for p in LEVELS] == [f"level{n}.json" for n in range(1, 7)]
 
 
 def test_play_on_the_title_screen_starts_a_run_at_level_1(session: GameSession) -> None:

@@ -20,8 +20,9 @@ import pytest
 from engine.config import Config, load_config
 from engine.input.replay import ReplayVerifier, format_replay, load_replay, parse_replay
 from engine.input.snapshot import InputPlayer, InputSnapshot
-from engine.speedrun.livesplit import LiveSplitClient
+from engine.speedrun.livesplit import LiveSplitClient, livesplit_time_text
 from engine.speedrun.personal_best import load_records
+from engine.speedrun.timer import format_igt
 from engine.timing import TickRate
 from game.run_file import load_run, verify_run
 from game.session import GameSession, bundled_levels
@@ -36,6 +37,9 @@ ORDER = [p.name for p in LEVELS]
 REPLAYS = [LEVELS_DIR / "replays" / f"{p.stem}.replay" for p in LEVELS]
 REPLAY_TICKS = [load_replay(path).tick_count for path in REPLAYS]
 RATE = TickRate.from_hz(60)
+RUN_TICKS = sum(REPLAY_TICKS)
+RUN_IGT = format_igt(RATE, RUN_TICKS)
+"""A run of the bundled replays: every level's ticks, exactly."""
 
 
 def speedrun_config(**video: Any) -> Config:
@@ -143,8 +147,8 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     # IGT is the level ticks of the run, exactly.
     assert timer.split_segment_ticks == tuple(REPLAY_TICKS)
     assert timer.igt_ticks == sum(REPLAY_TICKS) == session.run_ticks
-    assert timer.igt_text == "0:34.400"  # 2064 ticks x 1/60 s
-    assert [s.is_gold for s in timer.splits] == [True, True, True]  # first run: all golds
+    assert timer.igt_text == RUN_IGT  # ticks x 1/60 s
+    assert [s.is_gold for s in timer.splits] == [True] * len(LEVELS)  # first run: all golds
     assert speedrun.status().strict and speedrun.status().valid
     # The personal best went to the data directory.
     records = load_records(tmp_path / "data" / "personal_bests.json")
@@ -156,12 +160,12 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     assert run.timing_mode == "strict" and run.strict_valid
     result = verify_run(run, LEVELS_DIR, ORDER)
     assert result.verified, result.problem
-    assert (result.igt, result.ticks, result.levels) == ("0:34.400", 2064, 3)
-    # LiveSplit heard the run: start, game time, three splits.
-    assert _wait_until(lambda: livesplit.received().count("split") == 3)
+    assert (result.igt, result.ticks, result.levels) == (RUN_IGT, RUN_TICKS, len(LEVELS))
+    # LiveSplit heard the run: start, game time, a split per level.
+    assert _wait_until(lambda: livesplit.received().count("split") == len(LEVELS))
     lines = livesplit.received()
     assert lines[:3] == ["reset", "starttimer", "pausegametime"]
-    assert "setgametime 0:00:34.400" in lines
+    assert f"setgametime {livesplit_time_text(RUN_TICKS * 1000 // 60)}" in lines
     assert lines.index("starttimer") < lines.index("split")
 
 
@@ -172,7 +176,7 @@ def test_a_second_run_compares_against_the_first(make_session: Any) -> None:
     second = make_session()
     play_run(second)
     splits = second.speedrun.timer.splits
-    assert [s.delta_ticks for s in splits] == [0, 0, 0]
+    assert [s.delta_ticks for s in splits] == [0] * len(LEVELS)
     assert [s.delta_text for s in splits] == ["0.000"] * 3
     assert not any(s.is_gold for s in splits)
 
@@ -256,7 +260,7 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
 
     reordered = json.loads(json.dumps(data))
     reordered["attempts"].reverse()
-    assert "attempt 1 plays 'level3.json'" in verify(reordered)
+    assert f"attempt 1 plays '{ORDER[-1]}'" in verify(reordered)
 
     # An input edited by hand breaks the replay's checksum ...
     raw = json.loads(json.dumps(data))
@@ -351,13 +355,14 @@ def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
     path = str(session.speedrun.last_run_file)
     out = game("--verify-run", path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == f"{path}: verified: IGT 0:34.400 (2064 ticks), 3 levels"
+    expected = f"{path}: verified: IGT {RUN_IGT} ({RUN_TICKS} ticks), {len(LEVELS)} levels"
+    assert out.stdout.strip() == expected
     out = game("--verify-run", path, "--json")
     assert json.loads(out.stdout) == {
         "verified": True,
-        "igt": "0:34.400",
-        "ticks": 2064,
-        "levels": 3,
+        "igt": RUN_IGT,
+        "ticks": RUN_TICKS,
+        "levels": len(LEVELS),
     }
     edited = json.loads(Path(path).read_text())
     edited["igt_ticks"] = 1
