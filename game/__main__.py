@@ -218,11 +218,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             window.close()
         return 2
     if args.screenshot and report is not None:
-        import arcade
-
         engine.render_frame(report.alpha)
         try:
-            arcade.get_image(0, 0, window.width, window.height).save(args.screenshot)
+            engine.video.screenshot(str(args.screenshot))
         except OSError as exc:
             fail(PROG, f"cannot write screenshot {args.screenshot}: {exc}")
     # Taped runs count the level's own ticks (they stop at the completing tick); plain runs

@@ -44,10 +44,10 @@ from engine.rendering.camera import CameraSettings, FollowCamera
 from engine.rendering.entity_sprites import EntitySprites
 from engine.rendering.tilemap import TileMapView
 from engine.runtime.audio import SoundBank
+from engine.runtime.menu import Menu, MenuPanel
 from engine.runtime.scene import Scene
 from game.entities.platforms import Swing
 from game.kinds import KINDS
-from game.menus import Menu, MenuPanel
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld
 
@@ -58,8 +58,8 @@ InputScript = Callable[[int], InputSnapshot]
 
 BACKGROUND_COLOR = arcade.color.SKY_BLUE
 ROPE_COLOR = (92, 64, 40)
-HUD_MARGIN_PX = 10
-HUD_FONT_SIZE = 14
+HUD_MARGIN_PX = 6
+HUD_FONT_SIZE = 9
 
 #: The level's sound effects (arcade's bundled Kenney sounds, CC0), by event name (see
 #: :class:`~game.world_builder.Event`). Events without a sound here are silent.
@@ -273,7 +273,7 @@ class LevelScene(Scene):
         self._tilemap.draw(self._camera, view, foreground=True)
         self._draw_hud()
         if self.paused:
-            self._pause_panel.draw(self.window.width, self.window.height)
+            self._pause_panel.draw(*self._viewport_int())
         self.play_sounds()
 
     # -- sounds ------------------------------------------------------------------------------
@@ -293,8 +293,12 @@ class LevelScene(Scene):
                 self.sounds.play(name)
 
     # -- drawing helpers -----------------------------------------------------------------------
+    def _viewport_int(self) -> tuple[int, int]:
+        return self.engine.video.size_px
+
     def _viewport(self) -> tuple[float, float]:
-        return (float(self.window.width), float(self.window.height))
+        width, height = self._viewport_int()
+        return (float(width), float(height))
 
     def _bounds(self) -> tuple[float, float, float, float]:
         return (0.0, 0.0, float(self.level.width_px), float(self.level.height_px))
@@ -310,12 +314,12 @@ class LevelScene(Scene):
         engine = getattr(self, "engine", None)
         if engine is not None:
             self.follow.set_settings(CameraSettings.from_config(engine.config))
-        self._camera = arcade.Camera2D()
-        self._hud_camera = arcade.Camera2D()
+        self._camera = self.engine.video.camera()
+        self._hud_camera = self.engine.video.camera()
         self._hud_text = arcade.Text(
             "",
             HUD_MARGIN_PX,
-            self.window.height - HUD_MARGIN_PX,
+            self._viewport_int()[1] - HUD_MARGIN_PX,
             arcade.color.WHITE,
             HUD_FONT_SIZE,
             anchor_y="top",
@@ -333,7 +337,7 @@ class LevelScene(Scene):
         if shown != self._hud_shown:
             self._hud_text.text = f"{self.level.name}    coins {shown[0]} / {shown[1]}"
             self._hud_shown = shown
-        self._hud_text.y = self.window.height - HUD_MARGIN_PX
+        self._hud_text.y = self._viewport_int()[1] - HUD_MARGIN_PX
         self._hud_camera.use()
         self._hud_text.draw()
         if self.hud_extra is not None:
@@ -345,11 +349,12 @@ class LevelScene(Scene):
             self._extra_texts.append(
                 arcade.Text("", 0, 0, arcade.color.WHITE, HUD_FONT_SIZE, anchor_x="right")
             )
-        y = self.window.height - HUD_MARGIN_PX - HUD_FONT_SIZE
+        width, height = self._viewport_int()
+        y = height - HUD_MARGIN_PX - HUD_FONT_SIZE
         for text, line in zip(self._extra_texts, lines, strict=False):
             if text.text != line:
                 text.text = line
-            text.x = self.window.width - HUD_MARGIN_PX
+            text.x = width - HUD_MARGIN_PX
             text.y = y
             text.draw()
             y -= round(HUD_FONT_SIZE * 1.6)

@@ -7,7 +7,7 @@ A :class:`GameSession` owns the flow of a play session on one engine::
       └──Select level─► list ─────┘  └──────────────────────────────────────► title
 
 Every screen is a :class:`~engine.runtime.scene.Scene` shown with ``engine.show``: the menus are
-:class:`~game.menus.MenuScene` objects and the levels are
+:class:`~engine.runtime.menu.MenuScene` objects and the levels are
 :class:`~game.replay_run.TapedLevelScene` objects, each recording its inputs with a
 :class:`~game.replay_run.Recorder` (a few microseconds per tick), so any attempt can be saved
 as a replay afterwards. After a scene switch the engine is resynchronised, so the time spent
@@ -28,9 +28,9 @@ from typing import Any
 from engine.input.snapshot import InputSnapshot
 from engine.levels import load_level
 from engine.runtime.audio import SoundBank
+from engine.runtime.menu import Menu, MenuScene
 from engine.speedrun.timer import format_igt
 from game.kinds import KINDS
-from game.menus import Menu, MenuScene
 from game.movement import PlayerTuning
 from game.replay_run import Recorder, TapedLevelScene
 from game.speedrun import Speedrun

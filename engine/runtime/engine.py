@@ -23,6 +23,7 @@ refresh per frame (``display_hz``), as fast as the machine allows, or in wall ti
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,7 @@ from engine.input.snapshot import ActionMap, InputSampler, InputSnapshot
 from engine.rendering.debug_overlay import DebugOverlay
 from engine.rendering.frame_stats import FrameStats
 from engine.runtime.scene import Scene
+from engine.runtime.video import Video
 from engine.runtime.virtual_display import VirtualDisplay
 from engine.timing import (
     FrameLimiter,
@@ -130,7 +132,13 @@ class Engine:
             config.debug, pacer=self.pacer, target_hz=float(self.tick_rate.rate_hz)
         )
         self.overlay = DebugOverlay(self.stats, visible=config.debug.overlay)
+        #: The game's picture: scenes draw into it, :meth:`Video.present` shows it scaled.
+        self.video = Video(window, config.video)
         self.scene: Scene | None = None
+        #: This thread's CPU time spent in ticks and in drawing, ns, since the start (the F3
+        #: overlay and ``python -m engine.tools.bench --section game`` read them).
+        self.cpu_tick_ns = 0
+        self.cpu_render_ns = 0
         #: Called with each tick's input before the scene's ``on_tick``; when it returns True
         #: the input is consumed and the scene does not tick (keys that work on every screen,
         #: like the speedrun reset).
@@ -165,9 +173,30 @@ class Engine:
 
     def run_frame(self) -> FrameReport:
         """Run one frame (or one start-up probe) of the loop."""
+        tick_before, render_before = self.cpu_tick_ns, self.cpu_render_ns
         report = self.loop.run_frame()
         self.stats.record(report)
+        if not report.probe:
+            self.stats.record_cpu(
+                self.cpu_tick_ns - tick_before, self.cpu_render_ns - render_before
+            )
         return report
+
+    def toggle_fullscreen(self) -> None:
+        """Fullscreen on or off (F11, Alt+Enter); windowed, the window is the picture x scale."""
+        self.set_fullscreen(not self.window.fullscreen)
+
+    def set_fullscreen(self, fullscreen: bool) -> None:
+        """Go fullscreen or back to a window of ``[video] scale`` times the picture."""
+        if self.display is not None:
+            return  # headless: there is no screen to fill
+        if fullscreen != self.window.fullscreen:
+            self.window.set_fullscreen(fullscreen)
+        if not fullscreen:
+            width, height = self.video.size_px
+            scale = self.config.video.scale
+            self.window.set_size(width * scale, height * scale)
+        self.resync()  # switching modes takes a moment: do not simulate it
 
     def render_frame(self, alpha: float) -> None:
         """Draw the current state once more without ticking or presenting (e.g. for a screenshot)."""
@@ -194,13 +223,24 @@ class Engine:
         self.window.dispatch_events()
 
     def _fixed_update(self, tick: int) -> None:
-        snapshot = self.sampler.sample()
-        if self.global_input is not None and self.global_input(tick, snapshot):
-            return
-        if self.scene is not None:
-            self.scene.on_tick(tick, snapshot)
+        start_ns = time.thread_time_ns()
+        try:
+            snapshot = self.sampler.sample()
+            if self.global_input is not None and self.global_input(tick, snapshot):
+                return
+            if self.scene is not None:
+                self.scene.on_tick(tick, snapshot)
+        finally:
+            self.cpu_tick_ns += time.thread_time_ns() - start_ns
 
     def _render(self, alpha: float) -> None:
+        start_ns = time.thread_time_ns()
+        try:
+            self._draw(alpha)
+        finally:
+            self.cpu_render_ns += time.thread_time_ns() - start_ns
+
+    def _draw(self, alpha: float) -> None:
         frame = self.loop.frame_time
         now_ns = frame.smooth_ns if frame.smooth_ns is not None else frame.real_ns
         dt_s = (
@@ -210,14 +250,14 @@ class Engine:
         )
         self._last_render_ns = now_ns
         window = self.window
-        if self.scene is not None:
-            self.scene.clear()  # the scene's background colour
-            self.scene.on_render(alpha, dt_s)
-        else:
-            window.clear()
-        if self.overlay.visible:
+        scene = self.scene
+        self.video.begin(scene.background_color if scene is not None else (0, 0, 0, 255))
+        if scene is not None:
+            scene.on_render(alpha, dt_s)
+        self.video.present()
+        if self.overlay.visible:  # at the window's own resolution, at the bottom: never on the HUD
             window.default_camera.use()
-            self.overlay.draw(window.width, window.height)
+            self.overlay.draw(window.width, window.height, from_bottom=True)
 
     def _probe(self) -> None:
         self.window.clear()
@@ -226,6 +266,11 @@ class Engine:
 
     # -- window events ---------------------------------------------------------------------------
     def _on_key_press(self, symbol: int, modifiers: int) -> Any:
+        if symbol == arcade.key.F11 or (
+            symbol in (arcade.key.ENTER, arcade.key.RETURN) and modifiers & arcade.key.MOD_ALT
+        ):
+            self.toggle_fullscreen()
+            return True  # not also a menu choice
         for action in self.bindings.actions_for(symbol):
             if action == DEBUG_OVERLAY_ACTION:
                 self.overlay.toggle()

@@ -187,13 +187,19 @@ def open_window(config: Config, *, headless: bool, prog: str) -> Any:
     import arcade
 
     try:
+        video = config.video
+        width, height = video.window_size
+        samples = video.msaa_samples
         return arcade.Window(
-            config.video.width,
-            config.video.height,
-            config.video.title,
-            fullscreen=config.video.fullscreen and not headless,
-            vsync=config.video.vsync,
+            width,
+            height,
+            video.title,
+            fullscreen=video.fullscreen and not headless,
+            resizable=True,
+            vsync=video.vsync,
             visible=not headless,
+            antialiasing=samples > 0,
+            samples=max(samples, 1),
         )
     except Exception as exc:
         # pyglet raises NoSuchDisplayException (X11), or other platform errors, when there is no

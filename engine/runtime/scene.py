@@ -27,6 +27,7 @@ import arcade
 
 from engine.config import Config
 from engine.input.snapshot import ActionMap, InputSnapshot
+from engine.runtime.video import Video
 from engine.timing import TickRate
 
 
@@ -41,6 +42,7 @@ class SceneHost(Protocol):
     tick_rate: TickRate
     step_s: float
     actions: ActionMap
+    video: Video
 
     def show(self, scene: Scene) -> None:
         """Make ``scene`` the one that ticks and renders."""

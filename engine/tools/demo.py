@@ -77,17 +77,14 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
                 self._spawn(rng, i)
             self.sync = SpriteSync(self.world, self.sprites)
             self.follow = FollowCamera(CameraSettings.from_config(config))
-            self.camera = arcade.Camera2D()
-            x_px, y_px = self.hero.position
-            self.follow.teleport(
-                x_px, y_px, viewport_px=self._viewport(), level_bounds_px=self._bounds()
-            )
+            self.camera: arcade.Camera2D | None = None  # made on the first frame
 
         def _bounds(self) -> tuple[float, float, float, float]:
             return (0.0, 0.0, LEVEL_WIDTH_PX, LEVEL_HEIGHT_PX)
 
         def _viewport(self) -> tuple[float, float]:
-            return (float(self.window.width), float(self.window.height))
+            width, height = self.engine.video.size_px
+            return (float(width), float(height))
 
         def _build_level(self) -> None:
             space = self.world.space
@@ -151,6 +148,12 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
             self.world.step(engine.step_s)
 
         def on_render(self, alpha: float, frame_dt_s: float) -> None:
+            if self.camera is None:
+                self.camera = self.engine.video.camera()
+                x_px, y_px = self.hero.position
+                self.follow.teleport(
+                    x_px, y_px, viewport_px=self._viewport(), level_bounds_px=self._bounds()
+                )
             mode = config.render.mode
             self.sync.write(alpha, mode)
             row = self.world.row_of(self.hero)
@@ -221,11 +224,10 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
 
 def save_screenshot(engine: Any, alpha: float, path: str) -> None:
     """Render the current state once more (render never changes state) and save it as a PNG."""
-    import arcade
 
     engine.render_frame(alpha)
     try:
-        arcade.get_image(0, 0, engine.window.width, engine.window.height).save(path)
+        engine.video.screenshot(path)
     except OSError as exc:
         fail(PROG, f"cannot write screenshot {path}: {exc}")
 

@@ -96,7 +96,8 @@ def test_no_file_gives_defaults() -> None:
     assert config.timing.lock_tolerance == 0.01
     assert config.video.vsync is True
     assert config.video.fps_limit == 0.0
-    assert (config.video.width, config.video.height) == (1280, 720)
+    assert config.video.internal_size == (640, 360)
+    assert config.video.window_size == (1280, 720)
     assert config.video.title == "Platformer"
     assert config.render.mode == "interpolate"
     assert config.render.pixel_snap is True
@@ -130,8 +131,10 @@ lock_tolerance = 0.02
 [video]
 vsync = false
 fps_limit = 144
-width = 1920
-height = 1080
+internal_width = 480
+internal_height = 270
+scale = 3
+scale_mode = "fit"
 fullscreen = true
 title = "My Game"
 
@@ -187,6 +190,8 @@ def test_full_file_is_read(tmp_path: Path) -> None:
     assert config.timing == TimingConfig("locked", 120.0, 0.1, 8, 0.02)
     assert isinstance(config.timing.tick_rate_hz, float)
     assert config.video.fps_limit == 144.0
+    assert config.video.window_size == (1440, 810)
+    assert config.video.scale_mode == "fit"
     assert config.video.title == "My Game"
     assert config.render.mode == "extrapolate"
     assert config.camera.dead_zone_height_px == 10.5
@@ -460,8 +465,8 @@ def test_error_bool_is_not_a_number(tmp_path: Path) -> None:
 
 
 def test_error_float_for_int(tmp_path: Path) -> None:
-    message = error_for(tmp_path, "[video]\nwidth = 1280.0\n")
-    assert "video.width = 1280.0: must be an integer in 320 <= x <= 7680" in message
+    message = error_for(tmp_path, "[video]\ninternal_width = 640.0\n")
+    assert "video.internal_width = 640.0: must be an integer in 64 <= x <= 3840" in message
 
 
 def test_error_number_is_not_a_bool(tmp_path: Path) -> None:
@@ -625,8 +630,8 @@ def test_config_from_args_reads_default_path_only_if_present(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert config_from_args(parse([])) == Config()
-    (tmp_path / DEFAULT_CONFIG_PATH).write_text("[video]\nwidth = 640\n", encoding="utf-8")
-    assert config_from_args(parse([])).video.width == 640
+    (tmp_path / DEFAULT_CONFIG_PATH).write_text("[video]\nscale = 3\n", encoding="utf-8")
+    assert config_from_args(parse([])).video.scale == 3
 
 
 def test_config_from_args_with_extra_sections() -> None:
@@ -693,11 +698,11 @@ def test_cli_missing_explicit_file_exits_2(tmp_path: Path) -> None:
 
 
 def test_cli_prints_effective_config(tmp_path: Path) -> None:
-    path = write(tmp_path, "[video]\nwidth = 800\n")
+    path = write(tmp_path, "[video]\ninternal_width = 800\n")
     result = run_module("--config", str(path), "--set", "speedrun.livesplit.port=16900")
     assert result.returncode == 0, result.stderr
     data = tomllib.loads(result.stdout)
-    assert data["video"]["width"] == 800
+    assert data["video"]["internal_width"] == 800
     assert data["speedrun"]["livesplit"]["port"] == 16900
 
 

@@ -1,13 +1,16 @@
-"""Menus: a list of choices moved through with up/down and chosen with jump or confirm.
+"""Menus: a list of choices moved through with up/down, chosen with jump or confirm.
 
-:class:`Menu` is the pure part: it reads one tick's :class:`~engine.input.snapshot.InputSnapshot` and
-says which item was chosen, so menus work the same with the keyboard, a gamepad or a replay,
-and tests drive them without a window. :class:`MenuPanel` draws a menu (a title, a few lines of
-text and the items, the selected one highlighted) in screen space. :class:`MenuScene` is a whole
-screen made of one panel: the title screen, level select, level complete and the final screen
-are all menu scenes that differ only in their text and what their choices do.
+:class:`Menu` is the pure part: it reads one tick's :class:`~engine.input.snapshot.InputSnapshot`
+and says which item was chosen (or changed), so menus work the same with the keyboard, a gamepad
+or a replay, and tests drive them without a window. An item may be a *setting*: it shows a value
+(``Music: < 70% >``) that left and right change. :class:`MenuPanel` draws a menu (a title, a few
+lines of text and the items, the selected one highlighted) in picture space. :class:`MenuScene`
+is a whole screen made of one panel: title screens, level select, the complete and final screens
+and the options screen are all menu scenes that differ only in their text and what their choices
+do. A pause menu is the same :class:`Menu` drawn by a level over the frozen game.
 
-The pause menu is the same :class:`Menu` drawn by the level scene over the frozen level.
+Menus are part of the engine's runtime so that every game, and the engine's own options screen
+(:mod:`engine.runtime.options`), use the same one.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ __all__ = ["Menu", "MenuItem", "MenuPanel", "MenuScene"]
 CONFIRM_ACTIONS = ("jump", "confirm")
 """Actions that choose the selected item (when the game's action map has them)."""
 
-TITLE_FONT_SIZE = 36
-TEXT_FONT_SIZE = 16
-ITEM_FONT_SIZE = 22
+TITLE_FONT_SIZE = 22
+TEXT_FONT_SIZE = 9
+ITEM_FONT_SIZE = 12
 LINE_SPACING = 1.6
 SELECTED_COLOR = arcade.color.YELLOW
 ITEM_COLOR = arcade.color.WHITE
@@ -35,12 +38,31 @@ TEXT_COLOR = arcade.color.LIGHT_GRAY
 DIM_COLOR = (0, 0, 0, 160)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MenuItem:
-    """One choice: ``key`` is what :meth:`Menu.handle` returns, ``label`` what is shown."""
+    """One choice, or one setting with values.
+
+    Attributes:
+        key: What :meth:`Menu.handle` returns when it is chosen or its value changes.
+        label: What is shown.
+        choices: A setting's values, shown after the label; left and right change it.
+        choice: Index of the current value.
+    """
 
     key: str
     label: str
+    choices: tuple[str, ...] = ()
+    choice: int = 0
+
+    @property
+    def value(self) -> str:
+        """The current value of a setting ("" for a plain choice)."""
+        return self.choices[self.choice] if self.choices else ""
+
+    @property
+    def text(self) -> str:
+        """How the item reads: ``Music: < 70% >`` for a setting."""
+        return f"{self.label}:  < {self.value} >" if self.choices else self.label
 
 
 @dataclass(slots=True)
@@ -70,26 +92,50 @@ class Menu:
         """The key of the highlighted item."""
         return self.items[self.selected].key
 
+    def item(self, key: str) -> MenuItem:
+        """The item with this key.
+
+        Raises:
+            KeyError: No such item.
+        """
+        for item in self.items:
+            if item.key == key:
+                return item
+        raise KeyError(key)
+
     def handle(self, snapshot: InputSnapshot) -> str | None:
-        """Apply one tick's input: up/down move (wrapping), jump/confirm choose.
+        """Apply one tick's input: up/down move (wrapping), left/right change a setting,
+        jump/confirm choose.
 
         Returns:
-            The chosen item's key, or None when nothing was chosen this tick.
+            The key of the item chosen, or whose value changed, this tick; None otherwise.
         """
         actions = snapshot.action_map
-        if "up" in actions and snapshot.was_pressed("up"):
+
+        def pressed(action: str) -> bool:
+            return action in actions and snapshot.was_pressed(action)
+
+        if pressed("up"):
             self.selected = (self.selected - 1) % len(self.items)
-        if "down" in actions and snapshot.was_pressed("down"):
+        if pressed("down"):
             self.selected = (self.selected + 1) % len(self.items)
+        item = self.items[self.selected]
+        if item.choices:
+            step = int(pressed("right")) - int(pressed("left"))
+            if step:
+                item.choice = (item.choice + step) % len(item.choices)
+                return item.key
         for action in CONFIRM_ACTIONS:
-            if action in actions and snapshot.was_pressed(action):
-                return self.selected_key
+            if pressed(action):
+                if item.choices:  # choosing a setting steps it forward too
+                    item.choice = (item.choice + 1) % len(item.choices)
+                return item.key
         return None
 
 
 @dataclass
 class MenuPanel:
-    """Draws a title, some lines of text and a menu, centred in the window.
+    """Draws a title, some lines of text and a menu, centred in the picture.
 
     Build it once and call :meth:`draw` every frame; the text objects are made on the first
     draw and rebuilt only when the lines change.
@@ -103,27 +149,29 @@ class MenuPanel:
     _built_for: tuple[object, ...] | None = field(default=None, repr=False)
 
     def draw(self, width_px: int, height_px: int) -> None:
-        """Draw in screen space (the caller has made a screen-space camera current)."""
+        """Draw in picture space (the caller has made a screen camera current)."""
         if self.dim_background:
             arcade.draw_lrbt_rectangle_filled(0, width_px, 0, height_px, DIM_COLOR)
-        key = (width_px, height_px, self.title, tuple(self.lines), self._item_labels())
+        key = (width_px, height_px, self.title, tuple(self.lines), self._item_texts())
         if key != self._built_for:
             self._build(width_px, height_px)
             self._built_for = key
         if self.menu is not None:
             first_item = len(self._texts) - len(self.menu.items)
             for i, text in enumerate(self._texts[first_item:]):
+                item = self.menu.items[i]
                 text.color = SELECTED_COLOR if i == self.menu.selected else ITEM_COLOR
-                text.text = ("> " if i == self.menu.selected else "") + self.menu.items[i].label
+                text.text = ("> " if i == self.menu.selected else "") + item.text
         for text in self._texts:
             text.draw()
 
-    def _item_labels(self) -> tuple[str, ...]:
-        return tuple(item.label for item in self.menu.items) if self.menu is not None else ()
+    def _item_texts(self) -> tuple[str, ...]:
+        return tuple(item.text for item in self.menu.items) if self.menu is not None else ()
 
     def _build(self, width_px: int, height_px: int) -> None:
         centre_x = width_px / 2
-        y = height_px * 0.72
+        rows = len(self.lines) + (len(self.menu.items) if self.menu is not None else 0)
+        y = min(height_px * 0.78, height_px / 2 + (rows + 2) * ITEM_FONT_SIZE * LINE_SPACING / 2)
         texts = [
             arcade.Text(
                 self.title, centre_x, y, ITEM_COLOR, TITLE_FONT_SIZE, anchor_x="center", bold=True
@@ -135,8 +183,8 @@ class MenuPanel:
                 arcade.Text(line, centre_x, y, TEXT_COLOR, TEXT_FONT_SIZE, anchor_x="center")
             )
             y -= TEXT_FONT_SIZE * LINE_SPACING
-        y -= ITEM_FONT_SIZE
-        for label in self._item_labels():
+        y -= ITEM_FONT_SIZE * 0.5
+        for label in self._item_texts():
             texts.append(
                 arcade.Text(label, centre_x, y, ITEM_COLOR, ITEM_FONT_SIZE, anchor_x="center")
             )
@@ -151,7 +199,7 @@ class MenuScene(Scene):
         title: Big text at the top.
         lines: Smaller text under the title (results, hints).
         menu: The choices.
-        on_choose: Called with the chosen item's key.
+        on_choose: Called with the chosen (or changed) item's key.
         on_back: Called when ``pause`` is pressed (e.g. back to the previous screen), if given.
         background_color: The screen's colour.
     """
@@ -171,9 +219,10 @@ class MenuScene(Scene):
         self.menu = menu
         self.on_choose = on_choose
         self.on_back = on_back
+        self._camera: arcade.Camera2D | None = None
 
     def on_tick(self, tick: int, snapshot: InputSnapshot) -> None:
-        """Move the selection or choose."""
+        """Move the selection, change a setting or choose."""
         if (
             self.on_back is not None
             and "pause" in snapshot.action_map
@@ -187,5 +236,8 @@ class MenuScene(Scene):
 
     def on_render(self, alpha: float, frame_dt_s: float) -> None:
         """Draw the panel."""
-        self.window.default_camera.use()
-        self.panel.draw(self.window.width, self.window.height)
+        if self._camera is None:
+            self._camera = self.engine.video.camera()
+        self._camera.use()
+        width, height = self.engine.video.size_px
+        self.panel.draw(width, height)
