@@ -15,9 +15,9 @@ import pytest
 
 from engine.config import load_config
 from engine.runtime.audio import SoundBank
+from engine.runtime.menu import MenuScene
 from engine.speedrun.timer import format_time_ms
 from game.level_scene import SOUND_FILES
-from engine.runtime.menu import MenuScene
 from game.movement import PlayerTuning
 from game.session import GameSession, bundled_levels
 
