@@ -47,7 +47,13 @@ from engine.input.replay import (
     load_replay,
     save_replay,
 )
-from engine.runtime.launch import OneLineParser, add_runtime_arguments, fail, is_headless
+from engine.runtime.launch import (
+    OneLineParser,
+    add_runtime_arguments,
+    add_settings_argument,
+    fail,
+    is_headless,
+)
 from engine.speedrun.timer import format_igt
 from game.kinds import KINDS
 from game.movement import PlayerTuning
@@ -62,12 +68,15 @@ PROG = "python -m game"
 LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
 DEFAULT_LEVEL = LEVELS_DIR / "level1.json"
 EXTRA_SECTIONS = {"player": PlayerTuning}
+APP_NAME = "platformer-engine"
+"""Names the player's directories: options in the user config directory, records in the data one."""
 
 
 def build_parser() -> OneLineParser:
     """The game's flags: the engine's runtime flags plus ``--level``, ``--record``, ``--replay``."""
     parser = OneLineParser(prog=PROG, description="Play the sample platformer.")
     add_runtime_arguments(parser)
+    add_settings_argument(parser)
     parser.add_argument(
         "--level",
         type=Path,
@@ -136,10 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Play (record, or play a replay back); return the exit status."""
     args = build_parser().parse_args(argv)
     headless = is_headless(args)
-    from engine.config import config_from_args
     from engine.levels import LevelError, load_level
+    from engine.runtime.launch import config_and_settings
 
-    config = config_from_args(args, extra_sections=EXTRA_SECTIONS)
+    config, settings = config_and_settings(args, APP_NAME, EXTRA_SECTIONS)
     if args.speedrun:
         config = dataclasses.replace(
             config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
@@ -168,6 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     engine = Engine(
         window, config, headless=headless, display_hz=args.display_hz, realtime=args.realtime
     )
+    engine.settings = settings
     if not (headless or args.record or args.replay):
         return play_session(engine, config, args)
     speedrun = config.speedrun
@@ -258,6 +268,7 @@ def game_sounds(config: Config, *, headless: bool) -> SoundBank:
 
 def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> int:
     """Play with menus in the window until it closes; print the summary line."""
+    from engine.runtime.audio import Music
     from game.replay_run import game_version
     from game.session import GameSession, bundled_levels
     from game.speedrun import Speedrun
@@ -268,6 +279,7 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
         config.section("player", PlayerTuning),
         levels,
         sounds=game_sounds(config, headless=False),
+        music=Music(config.audio),
     )
     speedrun = None
     if config.speedrun.enabled:

@@ -10,9 +10,10 @@ swings, a follow camera and the HUD; and what happens *around* the play: the pau
 restart key and the sounds.
 
 Pause and restart: ``pause`` (Esc, P, Start) freezes the level and shows a menu (resume, restart
-level, quit to title); ``restart`` (R) restarts at once. Restarting and quitting are the game's
-business, so the scene only calls ``on_restart`` / ``on_quit``; menu items whose callback is
-not given are left out. While paused no level tick runs, so the in-game time stops.
+level, options, quit to title); ``restart`` (R) restarts at once. Restarting, the options screen
+and quitting are the game's business, so the scene only calls ``on_restart`` / ``on_options`` /
+``on_quit``; menu items whose callback is not given are left out. While paused no level tick
+runs, so the in-game time stops.
 
 Typical use::
 
@@ -90,6 +91,7 @@ class LevelScene(Scene):
         script: Replaces live input with ``script(tick)`` when given.
         on_restart: Restart the level (the ``restart`` key and the pause menu call it).
         on_quit: Leave the level for the title screen (from the pause menu).
+        on_options: Open the options screen (from the pause menu); the level stays paused.
         sounds: Where the events' sounds play (see :data:`SOUND_FILES`).
         hud_extra: Lines drawn at the top right of the HUD each frame (the speedrun timer).
 
@@ -115,18 +117,22 @@ class LevelScene(Scene):
         on_quit: Callable[[], None] | None = None,
         sounds: SoundBank | None = None,
         hud_extra: Callable[[], Sequence[str]] | None = None,
+        on_options: Callable[[], None] | None = None,
     ) -> None:
         self.level_path = Path(level_path)
         self.level: Level = load_level(self.level_path, kinds).scaled(tuning.tile_px)
         super().__init__(background_color=self.level.background_color or BACKGROUND_COLOR)
         self.on_restart = on_restart
         self.on_quit = on_quit
+        self.on_options = on_options
         self.sounds = sounds
         self.hud_extra = hud_extra
         self.paused = False
         items = [("resume", "Resume")]
         if on_restart is not None:
             items.append(("restart", "Restart level"))
+        if on_options is not None:
+            items.append(("options", "Options"))
         if on_quit is not None:
             items.append(("title", "Quit to title"))
         self.pause_menu = Menu.of(*items)
@@ -159,7 +165,7 @@ class LevelScene(Scene):
         """Build a scene with the engine's tick length and physics settings.
 
         ``scene_options`` are the other keyword arguments of the constructor (``kinds``,
-        ``on_restart``, ``on_quit``, ``sounds``, ``hud_extra``).
+        ``on_restart``, ``on_quit``, ``on_options``, ``sounds``, ``hud_extra``).
         """
         return cls(
             level_path,
@@ -224,6 +230,8 @@ class LevelScene(Scene):
             self.on_restart()
         elif chosen == "title" and self.on_quit is not None:
             self.on_quit()
+        elif chosen == "options" and self.on_options is not None:
+            self.on_options()  # the level stays paused; coming back shows it as it was
         return True
 
     def advance(self, snapshot: InputSnapshot) -> None:

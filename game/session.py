@@ -20,22 +20,29 @@ title screen; a level picked from "Select level" is practice and ends on its own
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.input.snapshot import InputSnapshot
 from engine.levels import load_level
-from engine.runtime.audio import SoundBank
+from engine.runtime.audio import Music, SoundBank
 from engine.runtime.menu import Menu, MenuScene
+from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
 from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.replay_run import Recorder, TapedLevelScene
 from game.speedrun import Speedrun
 
-__all__ = ["Attempt", "GameSession", "bundled_levels"]
+__all__ = ["LEVEL_MUSIC", "TITLE_MUSIC", "Attempt", "GameSession", "bundled_levels"]
+
+TITLE_MUSIC = ":resources:music/1918.mp3"
+"""Music on the menus: a track by Anttis that ships with arcade (its author released it free to
+use, with credit: see ``resources/assets/music/readme.txt`` in arcade)."""
+LEVEL_MUSIC = ":resources:music/funkyrobot.mp3"
+"""Music in the levels (Anttis, as :data:`TITLE_MUSIC`)."""
 
 
 def bundled_levels(levels_dir: Path) -> list[Path]:
@@ -76,6 +83,7 @@ class GameSession:
         tuning: Player tuning (``[player]``).
         level_paths: The levels of a run, in order.
         sounds: Sound effects (see :data:`~game.level_scene.SOUND_FILES`).
+        music: The music player: :data:`TITLE_MUSIC` on menus, :data:`LEVEL_MUSIC` in levels.
         speedrun: The speedrun timer and records (:mod:`game.speedrun`), when enabled.
 
     Attributes:
@@ -92,6 +100,7 @@ class GameSession:
         level_paths: Sequence[Path],
         *,
         sounds: SoundBank | None = None,
+        music: Music | None = None,
         speedrun: Speedrun | None = None,
     ) -> None:
         if not level_paths:
@@ -100,6 +109,10 @@ class GameSession:
         self.tuning = tuning
         self.level_paths = list(level_paths)
         self.sounds = sounds
+        self.music = music
+        for follower in (sounds, music):
+            if follower is not None:  # the options screen changes volumes at once
+                engine.config_listeners.append(lambda config, f=follower: f.apply(config.audio))
         self.level_names = [load_level(path, KINDS).name for path in self.level_paths]
         self.attempts: list[Attempt] = []
         self.in_run = False
@@ -129,7 +142,9 @@ class GameSession:
         if self.speedrun is not None and self.in_run and not self.run_completed:
             self.speedrun.reset()  # an abandoned run
         self.in_run = False
-        menu = Menu.of(("play", "Play"), ("select", "Select level"), ("quit", "Quit"))
+        menu = Menu.of(
+            ("play", "Play"), ("select", "Select level"), ("options", "Options"), ("quit", "Quit")
+        )
         hint = "Arrows / WASD move, Space jumps, Esc pauses, R restarts"
         self._show(MenuScene("Platformer", (hint,), menu, self._on_title_choice))
 
@@ -138,8 +153,19 @@ class GameSession:
             self.start_run()
         elif key == "select":
             self.show_level_select()
+        elif key == "options":
+            self.show_options(self.show_title)
         else:
             self.quit()
+
+    def show_options(self, back: Callable[[], None]) -> None:
+        """The engine's options screen; ``back`` shows the screen it was opened from."""
+        self._show(OptionsScene(self.engine, on_back=back))
+
+    def _options_from_pause(self) -> None:
+        level = self.current
+        assert level is not None
+        self.show_options(lambda: self._show(level))
 
     def show_level_select(self) -> None:
         """Pick any level to practise; ``pause`` goes back to the title."""
@@ -181,6 +207,7 @@ class GameSession:
             on_complete=self._mark_complete,
             on_restart=self.restart_level,
             on_quit=self.show_title,
+            on_options=self._options_from_pause,
             sounds=self.sounds,
             hud_extra=self.hud_lines,
         )
@@ -304,5 +331,7 @@ class GameSession:
         self.current = None
 
     def _show(self, scene: Any) -> None:
+        if self.music is not None:
+            self.music.play(LEVEL_MUSIC if isinstance(scene, TapedLevelScene) else TITLE_MUSIC)
         self.engine.show(scene)
         self.engine.resync()

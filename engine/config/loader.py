@@ -294,7 +294,10 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(
-    args: argparse.Namespace, extra_sections: Mapping[str, type] | None = None
+    args: argparse.Namespace,
+    extra_sections: Mapping[str, type] | None = None,
+    *,
+    settings_overrides: Sequence[str] = (),
 ) -> Config:
     """Load the configuration named by :func:`add_config_arguments`'s options.
 
@@ -305,6 +308,9 @@ def config_from_args(
     Args:
         args: Parsed arguments.
         extra_sections: Game sections, as for :func:`load_config`.
+        settings_overrides: The player's saved options
+            (:meth:`engine.config.settings.UserSettings.overrides`), applied after the file
+            and before ``--set``.
 
     Raises:
         SystemExit: With code 2 if the configuration is invalid.
@@ -313,7 +319,7 @@ def config_from_args(
     try:
         return load_config(
             explicit_path if explicit_path is not None else DEFAULT_CONFIG_PATH,
-            args.config_overrides or (),
+            [*settings_overrides, *(args.config_overrides or ())],
             extra_sections,
             missing_ok=explicit_path is None,
         )

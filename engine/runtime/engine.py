@@ -30,6 +30,7 @@ from typing import Any
 import arcade
 
 from engine.config import DEBUG_OVERLAY_ACTION, Config, game_action_names
+from engine.config.settings import UserSettings, config_with
 from engine.input.gamepad import GamepadInput
 from engine.input.keys import KeyBindings, bindings_from_input_config
 from engine.input.snapshot import ActionMap, InputSampler, InputSnapshot
@@ -143,6 +144,13 @@ class Engine:
         #: the input is consumed and the scene does not tick (keys that work on every screen,
         #: like the speedrun reset).
         self.global_input: Callable[[int, InputSnapshot], bool] | None = None
+        self._capture_key: Callable[[int], bool] | None = None
+        #: Called with the new config after :meth:`apply_config` (e.g. a game's sound bank).
+        self.config_listeners: list[Callable[[Config], None]] = []
+        #: The player's saved options (:class:`~engine.config.settings.UserSettings`), when the
+        #: game keeps them; the options screen saves its changes there.
+        self.settings: UserSettings | None = None
+        self._captured: set[int] = set()
         self._closed = False
         self._last_render_ns: int | None = None
         window.push_handlers(
@@ -182,9 +190,54 @@ class Engine:
             )
         return report
 
+    def apply_config(self, config: Config) -> None:
+        """Change the options of a running game at once: video, vsync, bindings, volumes.
+
+        What can change: ``[video]`` fullscreen, scale, scale mode and vsync; ``[input]`` and
+        ``[gamepad]`` bindings; everything the :attr:`config_listeners` follow (sound). The
+        tick rate, timing mode and internal resolution stay as the game started.
+        """
+        old = self.config
+        self.config = config
+        video = config.video
+        self.video.apply(video)
+        if video.vsync != old.video.vsync:
+            self.loop.limit_when = LimitWhen.AUTO if video.vsync else LimitWhen.ALWAYS
+            if self.display is not None:
+                self.display.vsync = video.vsync
+            else:
+                self.window.set_vsync(video.vsync)
+        if video.fullscreen != self.window.fullscreen or video.scale != old.video.scale:
+            self.set_fullscreen(video.fullscreen)
+        if config.input != old.input:
+            self.sampler.release_all()  # keys held through the old bindings
+            self.bindings = bindings_from_input_config(config.input)
+        if config.gamepad != old.gamepad:
+            self.gamepads.rebind(config.gamepad)
+        for listener in self.config_listeners:
+            listener(config)
+
+    def capture_input(
+        self,
+        on_key: Callable[[int], bool] | None = None,
+        on_control: Callable[[str], bool] | None = None,
+    ) -> None:
+        """Send the next key presses (``on_key``) or gamepad controls (``on_control``) to a
+        callback instead of pressing actions, until it returns True; no arguments stop it.
+
+        The options screen rebinds this way: the key pressed presses nothing, and its release
+        releases nothing.
+        """
+        self._capture_key = on_key
+        self.gamepads.capture = on_control
+
     def toggle_fullscreen(self) -> None:
-        """Fullscreen on or off (F11, Alt+Enter); windowed, the window is the picture x scale."""
-        self.set_fullscreen(not self.window.fullscreen)
+        """Fullscreen on or off (F11, Alt+Enter), remembered in the player's settings."""
+        fullscreen = not self.config.video.fullscreen
+        self.apply_config(config_with(self.config, "video.fullscreen", fullscreen))
+        if self.settings is not None:
+            self.settings.set("video.fullscreen", fullscreen)
+            self.settings.save()
 
     def set_fullscreen(self, fullscreen: bool) -> None:
         """Go fullscreen or back to a window of ``[video] scale`` times the picture."""
@@ -266,6 +319,11 @@ class Engine:
 
     # -- window events ---------------------------------------------------------------------------
     def _on_key_press(self, symbol: int, modifiers: int) -> Any:
+        if self._capture_key is not None:
+            if self._capture_key(symbol):
+                self._capture_key = None
+            self._captured.add(symbol)
+            return True  # presses no action, and its release releases none
         if symbol == arcade.key.F11 or (
             symbol in (arcade.key.ENTER, arcade.key.RETURN) and modifiers & arcade.key.MOD_ALT
         ):
@@ -279,6 +337,9 @@ class Engine:
         return None
 
     def _on_key_release(self, symbol: int, modifiers: int) -> Any:
+        if symbol in self._captured:
+            self._captured.discard(symbol)
+            return True
         for action in self.bindings.actions_for(symbol):
             if action != DEBUG_OVERLAY_ACTION and action in self.actions:
                 self.sampler.release(action)

@@ -32,10 +32,14 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Callable
-from typing import Any, NoReturn
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.config import Config, add_config_arguments
+
+if TYPE_CHECKING:
+    from engine.config.settings import UserSettings
 
 #: Environment variable that keeps pyglet's GL error checks on: ``1`` on, ``0`` or unset off.
 DEBUG_GL_ENV = "ENGINE_DEBUG_GL"
@@ -180,6 +184,38 @@ def gl_error_checks_active() -> bool | None:
     if gl is None:
         return None
     return gl.glClear.errcheck is not None
+
+
+def add_settings_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--settings PATH``: where the player's options are kept (see
+    :mod:`engine.config.settings`; default ``settings.toml`` in the user config directory)."""
+    parser.add_argument(
+        "--settings",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the player's options file (default: settings.toml in the user config directory)",
+    )
+
+
+def config_and_settings(
+    args: argparse.Namespace, app_name: str, extra_sections: Mapping[str, type] | None = None
+) -> tuple[Config, UserSettings]:
+    """The config with the player's saved options overlaid, and those options.
+
+    Reads ``args.settings`` (from :func:`add_settings_argument`) or ``settings.toml`` in
+    ``app_name``'s user config directory; a damaged file is moved aside with one warning.
+    Precedence: ``config.toml`` < settings < ``--set``. A bad ``config.toml`` or ``--set``
+    exits 2 with one line, as :func:`~engine.config.config_from_args` does.
+    """
+    from engine.config import config_from_args
+    from engine.config.settings import UserSettings, default_settings_path
+
+    path = getattr(args, "settings", None) or default_settings_path(app_name)
+    settings = UserSettings.load(path, extra_sections=extra_sections)
+    config = config_from_args(args, extra_sections, settings_overrides=settings.overrides())
+    settings.defaults = config_from_args(args, extra_sections)
+    return config, settings
 
 
 def open_window(config: Config, *, headless: bool, prog: str) -> Any:

@@ -72,6 +72,10 @@ class Video:
         self._program = ctx.program(vertex_shader=_VERTEX, fragment_shader=_FRAGMENT)
         self._quad = geometry.quad_2d_fs()
 
+    def apply(self, settings: VideoConfig) -> None:
+        """Use a new scale mode from now on (the internal size is fixed once the window opens)."""
+        self.scale_mode = settings.scale_mode  # type: ignore[assignment]
+
     @property
     def width_px(self) -> int:
         """The picture's width."""

@@ -121,6 +121,34 @@ def test_the_pause_menu_restarts_and_quits_to_title(session: GameSession) -> Non
     assert menu_title(session) == "Platformer"
 
 
+def test_options_from_the_title_and_from_the_pause_menu_come_back(session: GameSession) -> None:
+    tap(session, "down")
+    tap(session, "down")  # Options
+    tap(session, "jump")
+    assert menu_title(session) == "Options"
+    tap(session, "pause")  # back
+    assert menu_title(session) == "Platformer"
+    tap(session, "jump")  # Play
+    level = session.current
+    assert level is not None
+    frames(session, 10)
+    ticks = level.sim.ticks
+    tap(session, "pause")
+    tap(session, "down")
+    tap(session, "down")  # Options (after Resume, Restart level)
+    tap(session, "jump")
+    assert menu_title(session) == "Options"
+    frames(session, 10)
+    tap(session, "pause")  # back to the level, still paused, its time stopped
+    assert session.engine.scene is level
+    assert level.paused
+    assert level.sim.ticks == ticks
+    assert level.pause_menu.selected_key == "options"  # where the player left it
+    tap(session, "pause")  # resume
+    frames(session, 5)
+    assert level.sim.ticks > ticks
+
+
 def test_the_restart_key_restarts_at_once_and_the_run_keeps_counting(
     session: GameSession,
 ) -> None:
