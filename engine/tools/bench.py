@@ -28,7 +28,11 @@ game, its entities included, replaying its bundled replay. Section ``render``
 (:mod:`engine.tools.render_bench`) times the CPU of one rendered frame with
 pyglet's GL error checks on and off, in two child processes. Section ``pacing``
 (:mod:`engine.tools.pacing_bench`) compares our loop's presents with arcade's;
-it runs last, because headless ``arcade.run()`` closes the window.
+it runs after the other in-process GL sections, because headless ``arcade.run()`` closes the
+window. Section ``game`` (:mod:`engine.tools.game_bench`) plays a bundled replay in the real game
+headless at the default settings, finishing every frame, in a process of its own: frames per
+second, main-thread CPU per frame (tick and render apart) and peak memory (``--replay`` picks
+another replay).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,6 +56,7 @@ from engine.runtime.launch import (
     gl_error_checks_requested,
     set_gl_error_checks,
 )
+from engine.tools.game_bench import bench_game, format_game
 from engine.tools.level_bench import bench_levels, format_levels
 from engine.tools.pacing_bench import bench_pacing, format_pacing
 from engine.tools.physics_bench import DEFAULT_TICKS, bench_physics, format_physics
@@ -185,6 +191,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], Any]] = {
     "levels": bench_levels,
     "render": bench_render,
     "pacing": bench_pacing,
+    "game": bench_game,
 }
 
 #: Sections that need the arcade window (GL context) to exist.
@@ -284,6 +291,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"timed ticks per engine, scene and size in the physics section "
         f"(default {DEFAULT_TICKS})",
     )
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="replay the game section plays (default: levels/replays/level1.replay)",
+    )
     add_debug_gl_argument(parser)
     return parser
 
@@ -304,6 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "levels": format_levels,
         "render": format_render,
         "pacing": format_pacing,
+        "game": format_game,
     }
     print("\n\n".join(formatters[name](results[name]) for name in results))
     return 0
