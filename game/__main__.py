@@ -307,34 +307,41 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
     return 0
 
 
+VERIFY_INVALID_STATUS = 3
+"""``--verify-run``'s exit status for a run that verifies but does not count."""
+
+
 def verify_run_file(path: Path, config: Config, *, as_json: bool) -> int:
-    """``--verify-run``: print one line; exit 0 when verified, 1 when not, 2 when unreadable."""
+    """``--verify-run``: print one line and return the exit status.
+
+    0: verified and valid; 1: not verified (the file differs from its replays); 2: not a
+    readable run file; 3 (:data:`VERIFY_INVALID_STATUS`): verified, but an invalid run (time
+    was dropped), which does not count.
+    """
     from engine.levels import LevelError
-    from engine.timing import TickRate
-    from game.run_file import RunFileError, load_run, verify_run
+    from game.run_file import RunFileError, RunSettings, read_run, verify_run
     from game.session import bundled_levels
 
     try:
-        run = load_run(path)
+        run = read_run(path)
         order = [level.name for level in bundled_levels(LEVELS_DIR)]
-        result = verify_run(
-            run,
-            LEVELS_DIR,
-            order,
-            tuning=config.section("player", PlayerTuning),
-            physics=config.physics,
-            tick_rate=TickRate.from_hz(config.timing.tick_rate_hz),
-        )
+        result = verify_run(run, LEVELS_DIR, order, settings=RunSettings.from_config(config))
     except (RunFileError, LevelError) as exc:
         print(exc, file=sys.stderr)
         return 2
     if as_json:
         print(json.dumps(result.to_json()))
-    elif result.verified:
-        print(f"{path}: verified: IGT {result.igt} ({result.ticks} ticks), {result.levels} levels")
-    else:
+    elif not result.verified:
         print(f"{path}: NOT verified: {result.problem}")
-    return 0 if result.verified else 1
+    else:
+        done = f"IGT {result.igt} ({result.ticks} ticks), {result.levels} levels"
+        if result.valid:
+            print(f"{path}: verified: {done}")
+        else:
+            print(f"{path}: verified but INVALID: {done}; {result.invalid}")
+    if not result.verified:
+        return 1
+    return 0 if result.valid else VERIFY_INVALID_STATUS
 
 
 def save_recording(recorder: Recorder, path: Path) -> ReplayError | None:

@@ -162,7 +162,12 @@ def write_atomic_first(
     failures: list[tuple[Path, OSError]] = []
     for path in candidates:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except FileExistsError:  # mkdir's own words ("File exists") would not say which
+                raise OSError(
+                    errno.ENOTDIR, "a file is where its folder should be", str(path.parent)
+                ) from None
             write_atomic(path, data)
         except OSError as error:
             failures.append((path, error))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -355,6 +356,7 @@ def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
     out = game("--verify-run", path, "--json")
     assert json.loads(out.stdout) == {
         "verified": True,
+        "valid": True,
         "igt": "0:34.400",
         "ticks": 2064,
         "levels": 3,
@@ -417,3 +419,161 @@ def test_unreachable_livesplit_warns_once_and_the_game_goes_on(
     finally:
         speedrun.close()
         engine.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Records from valid runs only; the run file never lost; chained attempts that verify
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def timed(gl_window: Any, tmp_path: Path) -> Iterator[Any]:
+    """``timed(config=..., **speedrun_kwargs)``: a Speedrun on a real engine, driven by hand.
+
+    ``finish_run(speedrun, attempts)`` then splits at each completed attempt, as the session
+    does, with the engine's virtual clock advanced by each attempt's game time (so RTA covers
+    IGT), and finishes the run.
+    """
+    from engine.runtime.engine import Engine
+    from game.speedrun import Speedrun
+
+    made: list[tuple[Any, Any]] = []
+
+    def make(config: Config | None = None, **kwargs: Any) -> Any:
+        engine = Engine(gl_window, config or speedrun_config(), headless=True, probe_frames=0)
+        kwargs.setdefault("data_dir", tmp_path / "data")
+        kwargs.setdefault("fallback_dirs", [tmp_path / "fallback"])
+        speedrun = Speedrun(
+            engine, ORDER, ["First Steps", "Platforms", "The Climb"], game_version="t", **kwargs
+        )
+        made.append((engine, speedrun))
+        return speedrun
+
+    yield make
+    for engine, speedrun in made:
+        speedrun.close()
+        engine.close()
+
+
+def finish_run(speedrun: Any, attempts: list[tuple[str, str, Any]]) -> list[str]:
+    speedrun.start()
+    ticks = 0
+    for _level, outcome, replay in attempts:
+        ticks += replay.tick_count
+        speedrun.engine.clock.advance(RATE.tick_time_ns(replay.tick_count) + 1_000_000)
+        if outcome == "complete":
+            speedrun.split(ticks)
+    return list(speedrun.finish(attempts, attempts[-1][2].hashes[-1]))
+
+
+def test_a_finished_run_chains_its_attempts_and_verifies(timed: Any) -> None:
+    from tests.game.honest_runs import play_run
+
+    speedrun = timed()
+    lines = finish_run(speedrun, play_run(restarts=[(1, 40)]))
+    assert lines[:2] == ["New personal best!", "gold splits: 3"]
+    run = load_run(speedrun.last_run_file)
+    assert [a.previous_hash == "" for a in run.attempts] == [True, False, False, False]
+    assert {a.run_id for a in run.attempts} == {run.run_id} == {speedrun.run_id}
+    assert verify_run(run, LEVELS_DIR, ORDER).valid
+
+
+def test_an_invalid_run_shows_its_times_marked_and_saves_no_records(
+    timed: Any, tmp_path: Path
+) -> None:
+    from tests.game.honest_runs import play_run
+
+    config = load_config(None, ["timing.mode=interpolated"])  # not timed in strict mode
+    speedrun = timed(config=config)
+    lines = finish_run(speedrun, play_run())
+    assert lines[0] == "invalid run (not timed in strict mode): no records saved"
+    assert not (tmp_path / "data" / "personal_bests.json").exists()
+    assert speedrun.last_split is not None and speedrun.last_split.is_gold  # the timer's view
+    shown = speedrun.split_lines(speedrun.last_split)[0]
+    assert "gold" not in shown and shown.endswith("(invalid run: not timed in strict mode)")
+    run = load_run(speedrun.last_run_file)
+    assert run.strict_valid is False  # exported all the same, marked
+
+
+def test_a_practice_level_is_marked(timed: Any) -> None:
+    assert timed().split_lines(None) == ["practice: not a run, no splits or records"]
+
+
+def test_a_reset_invalid_run_keeps_no_golds(timed: Any, tmp_path: Path) -> None:
+    speedrun = timed(config=load_config(None, ["timing.mode=interpolated"]))
+    speedrun.start()
+    speedrun.engine.clock.advance(10**9)
+    speedrun.split(30)
+    speedrun.reset()
+    assert not (tmp_path / "data" / "personal_bests.json").exists()
+
+
+def test_the_run_file_falls_back_when_runs_cannot_be_written(timed: Any, tmp_path: Path) -> None:
+    from tests.game.honest_runs import play_run
+
+    warnings: list[str] = []
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "runs").write_text("a file where the folder should be")
+    speedrun = timed(warn=warnings.append)
+    lines = finish_run(speedrun, play_run())
+    saved = speedrun.last_run_file
+    assert saved is not None and saved.parent == tmp_path / "fallback"
+    assert lines[-1] == f"run file: {saved}"
+    assert len(warnings) == 1 and warnings[0].startswith("warning: cannot write the run file to ")
+    assert "(a file is where its folder should be)" in warnings[0]
+    assert f"saved it to {saved} instead" in warnings[0]
+    assert verify_run(load_run(saved), LEVELS_DIR, ORDER).valid
+
+
+def test_when_no_place_takes_the_run_file_it_says_so(timed: Any, tmp_path: Path) -> None:
+    from tests.game.honest_runs import play_run
+
+    warnings: list[str] = []
+    blocked = tmp_path / "blocked"
+    blocked.write_text("file")
+    speedrun = timed(warn=warnings.append, data_dir=blocked, fallback_dirs=[blocked / "x"])
+    lines = finish_run(speedrun, play_run())
+    assert lines[-1] == "run file NOT saved (see the warning)"
+    assert [w for w in warnings if "could not be saved anywhere" in w]
+    assert speedrun.last_run_file is None
+
+
+def test_symlinked_personal_bests_stay_linked(timed: Any, tmp_path: Path) -> None:
+    from tests.game.honest_runs import play_run
+
+    synced = tmp_path / "synced" / "personal_bests.json"
+    synced.parent.mkdir()
+    (tmp_path / "data").mkdir()
+    link = tmp_path / "data" / "personal_bests.json"
+    link.symlink_to(synced)
+    speedrun = timed()
+    finish_run(speedrun, play_run())
+    assert link.is_symlink() and synced.is_file()
+    assert load_records(synced).category(speedrun.category).personal_best is not None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_for_personal_bests_warns_once_and_never_hangs(
+    timed: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "data").mkdir()
+    os.mkfifo(tmp_path / "data" / "personal_bests.json")
+    warnings: list[str] = []
+    timed(warn=warnings.append)  # loads the records: must not wait for a writer
+    assert len(warnings) == 1
+    assert warnings[0].startswith("warning: personal bests ") and "named pipe" in warnings[0]
+    assert "warning: warning:" not in warnings[0]
+
+
+def test_other_settings_get_their_own_category(timed: Any) -> None:
+    from game.run_file import RunSettings
+
+    default = timed()
+    other = timed(
+        settings=dataclasses.replace(
+            RunSettings.defaults(),
+            player=dataclasses.replace(RunSettings.defaults().player, air_control=0.66),
+        )
+    )
+    assert default.category == "level1.json+level2.json+level3.json@60 Hz"
+    assert other.category.startswith(default.category + "#settings-")
