@@ -192,6 +192,15 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
     return DemoScene()
 
 
+def titled(config: Any) -> Any:
+    """``config`` with the demo's window title, unless ``[video] title`` was set."""
+    from engine.config import VideoConfig
+
+    if config.video.title != VideoConfig().title:
+        return config
+    return dataclasses.replace(config, video=dataclasses.replace(config.video, title=TITLE))
+
+
 def rng_sign(tick: int) -> float:
     """Alternate the hero's hop direction (deterministic: a pure function of the tick)."""
     return 1.0 if (tick // 120) % 2 == 0 else -1.0
@@ -207,11 +216,9 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
 def run_demo(args: Any, prog: str, stop: StopSignals) -> int:
     """:func:`main` after the flags are parsed."""
     headless = is_headless(args)
-    from engine.config import VideoConfig, config_from_args
+    from engine.config import config_from_args
 
-    config = config_from_args(args)
-    if config.video.title == VideoConfig().title:
-        config = dataclasses.replace(config, video=dataclasses.replace(config.video, title=TITLE))
+    config = titled(config_from_args(args))
     from engine.runtime.engine import Engine
     from engine.runtime.launch import open_window
 
