@@ -212,9 +212,9 @@ def test_a_replay_of_another_level_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "other.replay"
     save_replay(dataclasses.replace(replay, level_hash="0" * 32), path)
     assert_one_line_error(game("--replay", str(path)), "other.replay", "changed since recording")
-    # the right replay played on the wrong level file (--level) is refused the same way
+    # the right replay played on another level file (--level) is refused, saying so
     out = game("--replay", str(LEVEL1_REPLAY), "--level", str(ROOT / "levels" / "level2.json"))
-    assert_one_line_error(out, "level1.replay", "changed since recording")
+    assert_one_line_error(out, "level1.replay", "recorded on level 'level1.json', not on")
 
 
 def test_an_unsupported_format_version_is_refused(tmp_path: Path) -> None:
