@@ -23,9 +23,12 @@ loads, say) is one line, not a traceback, and a closed pipe (``| head``) is not 
 Headless memory: a headless run draws as fast as it can, and software GL (Mesa llvmpipe)
 queues the frames it has not finished yet: the process grew to 2.5 GB and then spent seconds
 to minutes in ``window.close()``. :func:`finish_gl_queue` waits for the queue every
-:data:`GL_FINISH_EVERY_FRAMES` frames. Measured on ``levels/replays/level3.replay`` at
-``--display-hz 240`` (4284 frames): peak RSS 863 MiB and 21.6 s from the summary line to the
-exit without it; 197 MiB and 0.14 s with it, and no slower.
+:data:`GL_FINISH_EVERY_FRAMES` frames. Measured on this 2-core machine (shared, two runs each):
+``python -m game --headless --replay levels/replays/level3.replay --display-hz 240`` (4284
+frames) peaked at 863-900 MiB and took 24-40 s from its summary line to its exit without it,
+202 MiB and under 0.7 s with it, for the same CPU time (66-68 s without, 68-70 s with); the
+demo at 240 Hz for 2000 frames went from 481 MiB and 16 s to 186 MiB and 0.2 s. Waiting every
+4 frames cost more CPU; every 64 let the peak grow again.
 """
 
 from __future__ import annotations
@@ -199,7 +202,7 @@ def save_png(image: Any, path: Path) -> None:
     write_atomic(path, data.getvalue())
 
 
-GL_FINISH_EVERY_FRAMES = 4
+GL_FINISH_EVERY_FRAMES = 16
 """Headless runs wait for the GL queue every this many frames (see the module docstring)."""
 
 
