@@ -290,7 +290,8 @@ class Records:
             raise RecordsError(f"expected a JSON object at the top, got {type(data).__name__}")
         if data.get("format") != FORMAT_NAME:
             raise RecordsError(f'"format" must be {FORMAT_NAME!r}, got {data.get("format")!r:.60}')
-        if data.get("version") != FORMAT_VERSION:
+        version = data.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version != FORMAT_VERSION:
             raise RecordsError(
                 f'"version" must be {FORMAT_VERSION}, got {data.get("version")!r:.60}'
             )
