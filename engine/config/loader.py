@@ -446,11 +446,18 @@ def write_stdout(text: str) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
-        # Python would complain again when it flushes stdout at exit: point it at devnull.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        silence_closed_stdout()
     return 0
+
+
+def silence_closed_stdout() -> None:
+    """After a ``BrokenPipeError`` on stdout (``| head`` stopped reading), point it at devnull.
+
+    Otherwise Python complains a second time when it flushes stdout at exit.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

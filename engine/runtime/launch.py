@@ -46,6 +46,7 @@ from types import FrameType, TracebackType
 from typing import Any, NoReturn
 
 from engine.config import Config, add_config_arguments
+from engine.config.loader import silence_closed_stdout
 from engine.storage.atomic_file import save_target, write_atomic
 
 
@@ -285,9 +286,7 @@ def run_command(main: Callable[[], int], prog: str) -> int:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 128 + signal.SIGINT
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)  # so the flush at exit stays quiet too
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        silence_closed_stdout()
         return 0
 
 
