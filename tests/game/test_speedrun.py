@@ -132,6 +132,7 @@ def play_run(session: GameSession) -> None:
     play_until(session, lambda: session.run_completed)
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     make_session: Any, livesplit: LineServer, tmp_path: Path
@@ -166,6 +167,7 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     assert lines.index("starttimer") < lines.index("split")
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_a_second_run_compares_against_the_first(make_session: Any) -> None:
     first = make_session()
@@ -178,6 +180,7 @@ def test_a_second_run_compares_against_the_first(make_session: Any) -> None:
     assert not any(s.is_gold for s in splits)
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_reset_starts_the_run_again_and_keeps_counting_from_zero(
     make_session: Any, livesplit: LineServer
@@ -204,6 +207,7 @@ def test_play_again_abandons_the_run_and_resets_livesplit(
     assert _wait_until(lambda: "reset" in livesplit.received())
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_a_restart_counts_in_the_run_and_verifies(make_session: Any) -> None:
     session = make_session()
@@ -219,6 +223,7 @@ def test_a_restart_counts_in_the_run_and_verifies(make_session: Any) -> None:
     assert result.verified, result.problem
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_edited_run_files_fail_verification_at_the_first_mismatch(
     make_session: Any, tmp_path: Path
@@ -280,6 +285,7 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
     assert "tick 100" in verify(tool)
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 @pytest.mark.parametrize("vsync", [True, False])
 @pytest.mark.parametrize("display_hz", [30, 60, 144, 240])
@@ -345,6 +351,7 @@ def test_strict_game_time_stays_within_a_tick_of_real_time_through_a_stall(
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
     session = make_session()
@@ -370,6 +377,7 @@ def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
     assert result["verified"] is False and "claims IGT" in result["problem"]
 
 
+@pytest.mark.slow
 def test_unreadable_run_files_get_one_line_and_exit_2(tmp_path: Path) -> None:
     assert_one_line_error(
         game("--verify-run", str(tmp_path / "missing.json")), "missing.json", "cannot read"
@@ -466,6 +474,7 @@ def finish_run(speedrun: Any, attempts: list[tuple[str, str, Any]]) -> list[str]
     return list(speedrun.finish(attempts, attempts[-1][2].hashes[-1]))
 
 
+@pytest.mark.gl
 def test_a_finished_run_chains_its_attempts_and_verifies(timed: Any) -> None:
     from tests.game.honest_runs import play_run
 
@@ -478,6 +487,7 @@ def test_a_finished_run_chains_its_attempts_and_verifies(timed: Any) -> None:
     assert verify_run(run, LEVELS_DIR, ORDER).valid
 
 
+@pytest.mark.gl
 def test_an_invalid_run_shows_its_times_marked_and_saves_no_records(
     timed: Any, tmp_path: Path
 ) -> None:
@@ -495,10 +505,12 @@ def test_an_invalid_run_shows_its_times_marked_and_saves_no_records(
     assert run.strict_valid is False  # exported all the same, marked
 
 
+@pytest.mark.gl
 def test_a_practice_level_is_marked(timed: Any) -> None:
     assert timed().split_lines(None) == ["practice: not a run, no splits or records"]
 
 
+@pytest.mark.gl
 def test_a_reset_invalid_run_keeps_no_golds(timed: Any, tmp_path: Path) -> None:
     speedrun = timed(config=load_config(None, ["timing.mode=interpolated"]))
     speedrun.start()
@@ -508,6 +520,7 @@ def test_a_reset_invalid_run_keeps_no_golds(timed: Any, tmp_path: Path) -> None:
     assert not (tmp_path / "data" / "personal_bests.json").exists()
 
 
+@pytest.mark.gl
 def test_the_run_file_falls_back_when_runs_cannot_be_written(timed: Any, tmp_path: Path) -> None:
     from tests.game.honest_runs import play_run
 
@@ -525,6 +538,7 @@ def test_the_run_file_falls_back_when_runs_cannot_be_written(timed: Any, tmp_pat
     assert verify_run(load_run(saved), LEVELS_DIR, ORDER).valid
 
 
+@pytest.mark.gl
 def test_when_no_place_takes_the_run_file_it_says_so(timed: Any, tmp_path: Path) -> None:
     from tests.game.honest_runs import play_run
 
@@ -538,6 +552,7 @@ def test_when_no_place_takes_the_run_file_it_says_so(timed: Any, tmp_path: Path)
     assert speedrun.last_run_file is None
 
 
+@pytest.mark.gl
 def test_symlinked_personal_bests_stay_linked(timed: Any, tmp_path: Path) -> None:
     from tests.game.honest_runs import play_run
 
@@ -552,6 +567,7 @@ def test_symlinked_personal_bests_stay_linked(timed: Any, tmp_path: Path) -> Non
     assert load_records(synced).category(speedrun.category).personal_best is not None
 
 
+@pytest.mark.gl
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_named_pipe_for_personal_bests_warns_once_and_never_hangs(
     timed: Any, tmp_path: Path
@@ -565,6 +581,7 @@ def test_a_named_pipe_for_personal_bests_warns_once_and_never_hangs(
     assert "warning: warning:" not in warnings[0]
 
 
+@pytest.mark.gl
 def test_other_settings_get_their_own_category(timed: Any) -> None:
     from game.run_file import RunSettings
 
