@@ -90,7 +90,7 @@ from typing import Any
 import platformdirs
 
 from engine.speedrun.timer import Comparison
-from engine.storage.atomic_file import remove_stale_temps, write_atomic
+from engine.storage.atomic_file import remove_stale_temps, save_target, write_atomic
 from engine.storage.bounded_read import read_regular_file
 
 FORMAT_NAME = "platformer-personal-bests"
@@ -396,7 +396,7 @@ def save_records(records: Records, path: Path) -> None:
     path = Path(path)
     _refuse_unreadable_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(path, STALE_TEMP_AGE_S)
+    remove_stale_temps(save_target(path), STALE_TEMP_AGE_S)  # beside the file a link leads to
     data = (json.dumps(records.to_json(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     write_atomic(path, data)
 
