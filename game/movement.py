@@ -374,7 +374,10 @@ def _horizontal(
     if direction == 0 or vx * direction > tuning.run_speed_px_s:
         return vx
     speeding_up = vx * direction >= 0
-    return _approach(vx, target, (accel if speeding_up else decel) * tuning.air_control)
+    air_change = (
+        (accel if speeding_up else decel) * tuning.air_control if tuning.air_control else 0.0
+    )
+    return _approach(vx, target, air_change)  # no air control is none, even if instant (0 * inf)
 
 
 def _gravity(vy: float, jump_held: bool, tuning: PlayerTuning) -> float:

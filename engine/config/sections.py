@@ -43,8 +43,7 @@ class TimingConfig:
     tick_rate_hz: float = setting(
         60.0,
         "Simulation ticks per second; each tick advances the game by exactly 1/tick_rate_hz s.",
-        min=0,
-        min_exclusive=True,
+        min=1,
         max=1000,
     )
     max_frame_delta_s: float = setting(

@@ -20,6 +20,7 @@ picture pixels from the bottom-left). :attr:`Video.size_px` is the picture's siz
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import arcade
@@ -114,11 +115,18 @@ class Video:
             self._quad.render(self._program)
         screen.viewport = (0, 0, width, height)
 
-    def screenshot(self, path: str) -> None:
-        """Save the window as the player sees it (the scaled picture, bars included)."""
+    def screenshot(self, path: str | Path) -> None:
+        """Save the window as the player sees it (the scaled picture, bars included), as a PNG
+        written atomically.
+
+        Raises:
+            OSError: The file cannot be written.
+        """
+        from engine.runtime.launch import save_png
+
         self.window.ctx.screen.use()
         width, height = self.window.get_framebuffer_size()
-        arcade.get_image(0, 0, width, height).save(path)
+        save_png(arcade.get_image(0, 0, width, height), Path(path))
 
     def picture_image(self) -> Any:
         """The picture itself at the internal resolution, as a Pillow image (for tests)."""

@@ -111,6 +111,7 @@ def test_bundled_replay_completes_its_level_with_every_hash_matching(
     assert data["igt"] == exact_igt(data["ticks"])
 
 
+@pytest.mark.slow
 def test_replay_text_summary_is_one_line_and_says_the_hashes_matched() -> None:
     out = game("--replay", str(LEVEL1_REPLAY))
     assert out.returncode == 0, out.stderr
@@ -124,6 +125,7 @@ def test_replay_text_summary_is_one_line_and_says_the_hashes_matched() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_record_then_replay_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "short.replay"
     recorded = game("--record", str(path), "--frames", "90", "--json")
@@ -238,9 +240,9 @@ def test_a_replay_of_another_level_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "other.replay"
     save_replay(dataclasses.replace(replay, level_hash="0" * 32), path)
     assert_one_line_error(game("--replay", str(path)), "other.replay", "changed since recording")
-    # the right replay played on the wrong level file (--level) is refused the same way
+    # the right replay played on another level file (--level) is refused, saying so
     out = game("--replay", str(LEVEL1_REPLAY), "--level", str(ROOT / "levels" / "level2.json"))
-    assert_one_line_error(out, "level1.replay", "changed since recording")
+    assert_one_line_error(out, "level1.replay", "recorded on level 'level1.json', not on")
 
 
 def test_an_unsupported_format_version_is_refused(tmp_path: Path) -> None:

@@ -263,7 +263,7 @@ def test_defaults_toml_lists_every_key_with_its_doc() -> None:
         assert f.metadata["doc"] in text
     assert "[speedrun.livesplit]" in text
     assert "port = 16834" in text
-    assert "# Allowed: a number in 0 < x <= 1000." in text
+    assert "# Allowed: a number in 1 <= x <= 1000." in text
 
 
 def test_defaults_toml_includes_extra_sections(tmp_path: Path) -> None:
@@ -453,7 +453,7 @@ def test_error_malformed_toml(tmp_path: Path) -> None:
 def test_error_wrong_type(tmp_path: Path) -> None:
     message = error_for(tmp_path, '[timing]\ntick_rate_hz = "fast"\n')
     assert message.endswith(
-        'game.toml: timing.tick_rate_hz = "fast": must be a number in 0 < x <= 1000'
+        'game.toml: timing.tick_rate_hz = "fast": must be a number in 1 <= x <= 1000'
     )
 
 
@@ -477,7 +477,7 @@ def test_error_out_of_range(tmp_path: Path) -> None:
     message = error_for(tmp_path, "[timing]\ntick_rate_hz = -5\n")
     assert message == (
         f"config error: {tmp_path / 'game.toml'}: timing.tick_rate_hz = -5: "
-        "must be a number in 0 < x <= 1000"
+        "must be a number in 1 <= x <= 1000"
     )
     assert "timing.tick_rate_hz = 0: " in error_for(tmp_path, "[timing]\ntick_rate_hz = 0\n")
     assert "= inf: " in error_for(tmp_path, "[timing]\ntick_rate_hz = inf\n")
@@ -570,7 +570,7 @@ def test_error_override_unknown_key_and_section() -> None:
 def test_error_override_bad_value_names_set_not_file(tmp_path: Path) -> None:
     message = error_for(tmp_path, "[timing]\nmode = 'strict'\n", ("timing.tick_rate_hz=-1",))
     assert message == (
-        "config error: --set: timing.tick_rate_hz = -1: must be a number in 0 < x <= 1000"
+        "config error: --set: timing.tick_rate_hz = -1: must be a number in 1 <= x <= 1000"
     )
     message = error_for(tmp_path, "", ("speedrun.livesplit.port=abc",))
     assert message == (

@@ -1,101 +1,89 @@
-"""The launch path's GL error-check switch: off in normal runs, on with --debug-gl or the variable.
-
-Which way the flag and the variable decide is tested in this process. Whether pyglet follows is
-tested in fresh processes, because pyglet decides once, when ``pyglet.gl`` is first imported: each
-runs the launch steps of a command (parse the runtime flags, ``is_headless``), then
-``import arcade``, then prints what pyglet's GL functions actually do.
-"""
+"""The shared command-line helpers: stopping on signals, checked output paths, bounded counts."""
 
 from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
-from typing import Any
+import signal
+from pathlib import Path
 
 import pytest
 
-from engine.runtime.launch import (
-    DEBUG_GL_ENV,
-    gl_error_checks_active,
-    gl_error_checks_requested,
-)
-
-LAUNCH_THEN_IMPORT_ARCADE = """
-import sys
-from engine.runtime.launch import (
-    OneLineParser, add_runtime_arguments, gl_error_checks_active, is_headless,
-)
-parser = OneLineParser(prog="launch-test")
-add_runtime_arguments(parser)
-is_headless(parser.parse_args(["--headless", *sys.argv[1:]]))
-import arcade
-print(gl_error_checks_active())
-"""
+from engine.runtime.launch import StopSignals, count_arg, png_path, run_command, save_png
 
 
-def launch(*flags: str, debug_gl_env: str | None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != DEBUG_GL_ENV}
-    if debug_gl_env is not None:
-        env[DEBUG_GL_ENV] = debug_gl_env
-    return subprocess.run(
-        [sys.executable, "-c", LAUNCH_THEN_IMPORT_ARCADE, *flags],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
+def test_the_first_signal_asks_the_loop_to_stop() -> None:
+    with StopSignals() as stop:
+        assert not stop.requested and stop.exit_status(0) == 0
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert stop.requested and stop.name == "SIGTERM"
+        assert stop.exit_status(0) == 143
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the previous handler is back
+
+
+def test_a_second_signal_ends_at_once() -> None:
+    with StopSignals() as stop, pytest.raises(SystemExit) as caught:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert stop.name == "SIGINT"
+        os.kill(os.getpid(), signal.SIGINT)
+    assert caught.value.code == 130
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_run_command_turns_ctrl_c_and_a_closed_pipe_into_exit_statuses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def interrupted() -> int:
+        raise KeyboardInterrupt
+
+    assert run_command(interrupted, "prog") == 130
+    assert capsys.readouterr().err == "prog: interrupted\n"
+    assert run_command(lambda: 7, "prog") == 7
 
 
 @pytest.mark.parametrize(
-    ("flag", "debug_gl_env", "expected"),
+    ("name", "fragment"),
     [
-        (False, None, False),  # a normal run: checks off
-        (False, "0", False),
-        (False, "", False),
-        (True, None, True),
-        (False, "1", True),
-        (True, "0", True),  # the flag wins
+        ("shot.txt", "must be a .png file name"),
+        ("missing/shot.png", "its folder does not exist"),
+        ("dir.png", "a directory, not a regular file"),
     ],
 )
-def test_the_flag_and_the_variable_decide(
-    flag: bool, debug_gl_env: str | None, expected: bool, monkeypatch: pytest.MonkeyPatch
+def test_png_paths_are_checked_before_anything_runs(
+    tmp_path: Path, name: str, fragment: str
 ) -> None:
-    if debug_gl_env is None:
-        monkeypatch.delenv(DEBUG_GL_ENV, raising=False)
-    else:
-        monkeypatch.setenv(DEBUG_GL_ENV, debug_gl_env)
-    assert gl_error_checks_requested(argparse.Namespace(debug_gl=flag)) is expected
+    (tmp_path / "dir.png").mkdir()
+    with pytest.raises(argparse.ArgumentTypeError, match=fragment):
+        png_path(str(tmp_path / name))
+    assert png_path(str(tmp_path / "SHOT.PNG")) == tmp_path / "SHOT.PNG"
 
 
-def test_a_bad_variable_value_is_one_line_and_exit_2(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv(DEBUG_GL_ENV, "yes")
-    with pytest.raises(SystemExit) as exit_info:
-        gl_error_checks_requested(argparse.Namespace(debug_gl=False))
-    assert exit_info.value.code == 2
-    assert capsys.readouterr().err == (
-        "ENGINE_DEBUG_GL: error: must be 0 or 1 (or unset), got 'yes'\n"
-    )
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_in_place_of_the_png_is_refused(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "shot.png")
+    with pytest.raises(argparse.ArgumentTypeError, match="a named pipe"):
+        png_path(str(tmp_path / "shot.png"))
 
 
-@pytest.mark.parametrize(("flags", "expected"), [((), "False"), (("--debug-gl",), "True")])
-def test_the_launch_path_really_switches_pyglet(flags: tuple[str, ...], expected: str) -> None:
-    out = launch(*flags, debug_gl_env=None)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == expected
+def test_a_png_is_saved_atomically(tmp_path: Path) -> None:
+    from PIL import Image
+
+    path = tmp_path / "shot.png"
+    save_png(Image.new("RGB", (4, 4)), path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["shot.png"]
 
 
-def test_a_bad_variable_value_stops_a_command_before_arcade() -> None:
-    out = launch(debug_gl_env="yes")
-    assert out.returncode == 2
-    assert out.stdout == ""
-    assert out.stderr == "ENGINE_DEBUG_GL: error: must be 0 or 1 (or unset), got 'yes'\n"
-
-
-@pytest.mark.gl
-def test_the_test_suite_runs_with_the_checks_on(gl_window: Any) -> None:
-    assert os.environ[DEBUG_GL_ENV] == "1"  # set by tests/conftest.py, inherited by subprocesses
-    assert gl_error_checks_active() is True
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("0", "n must be in 1..1,000, got 0"),
+        ("100000000000", "n must be in 1..1,000, got 100000000000"),
+        ("9" * 5000, "is far too long"),
+        ("x", "'x' is not a whole number"),
+    ],
+)
+def test_counts_are_bounded(text: str, fragment: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match=fragment):
+        count_arg("n", 1, 1000)(text)
+    assert count_arg("n", 1, 1000)("1000") == 1000
