@@ -55,7 +55,12 @@ def texture_for(art: TileArt | str | Path, flags: int = 0) -> arcade.Texture:
             )
             _TEXTURES[(art, 0)] = base
     else:
-        base = _TEXTURES.get((str(art), 0)) or arcade.load_texture(str(art))
+        # The bounding box, not arcade's default hit box traced around the opaque pixels: a
+        # sprite's left and bottom follow its hit box, so a picture with a transparent bottom
+        # (clouds) would otherwise be placed too low.
+        base = _TEXTURES.get((str(art), 0)) or arcade.load_texture(
+            str(art), hit_box_algorithm=arcade.hitbox.algo_bounding_box
+        )
         _TEXTURES[(str(art), 0)] = base
     texture = base
     if flags & FLIP_DIAGONAL:

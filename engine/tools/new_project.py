@@ -100,6 +100,8 @@ ENGINE_EXCLUDED = ("__main__.py", "tools")
 simulator, the benchmarks, the demo, this generator) and ``python -m engine``, which runs it."""
 
 STARTER_FILES = ("levels/level1.json", "levels/replays/level1.replay")
+ASSET_FOLDERS = ("tiles", "backgrounds", "music")
+"""Folders of ``levels/`` copied whole: the tileset, the backdrop pictures, the music."""
 """Copied byte for byte: the replay names ``level1.json`` and checks the file's hash."""
 
 RESERVED_NAMES = frozenset({"engine", "game", "levels", "tests"})
@@ -364,9 +366,11 @@ def rewrite_game_module(text: str, project: Project, modules: Iterable[str]) -> 
 def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
     levels = source_root / "levels"
     files = {PurePosixPath(name): (source_root / name).read_bytes() for name in STARTER_FILES}
-    for path in sorted((levels / "tiles").iterdir()):
-        if path.is_file():
-            files[PurePosixPath("levels", "tiles", path.name)] = path.read_bytes()
+    for folder in ASSET_FOLDERS:
+        for path in sorted((levels / folder).iterdir()):
+            if path.is_file():
+                files[PurePosixPath("levels", folder, path.name)] = path.read_bytes()
+    files[PurePosixPath("levels/CREDITS.md")] = (levels / "CREDITS.md").read_bytes()
     files[PurePosixPath("levels/README.md")] = levels_readme(project, source_root).encode()
     return files
 
