@@ -91,3 +91,29 @@ def test_computing_every_effect_each_tick_leaves_the_state_hashes_alone(name: st
             effects.iris(world.events, drawn)
         verifier.check(tick, world.state_hash())
     assert world.completed
+
+
+def test_a_par_time_must_be_a_positive_number(tmp_path: Path) -> None:
+    import json
+
+    from engine.levels import LevelError, load_level
+    from game.kinds import KINDS
+    from game.world_builder import par_time_s
+
+    level_file = ROOT / "levels" / "level1.json"
+    assert par_time_s(load_level(level_file, KINDS)) == 12.0
+    data = json.loads(level_file.read_text())
+    for bad in ("fast", -1, 0, True, 1e9):
+        for prop in data["properties"]:
+            if prop["name"] == "par_time_s":
+                prop["value"] = bad
+        broken = tmp_path / "level1.json"
+        broken.write_text(json.dumps(data))
+        for folder in ("tiles", "backgrounds"):
+            link = tmp_path / folder
+            if not link.exists():
+                link.symlink_to(ROOT / "levels" / folder)
+        with pytest.raises(LevelError) as caught:
+            par_time_s(load_level(broken, KINDS))
+        assert "map properties: par_time_s = " in str(caught.value)
+        assert "must be a number of seconds in 0 < x <= 86400" in str(caught.value)
