@@ -109,6 +109,13 @@ def build_parser() -> OneLineParser:
         default=None,
         help="replay a speedrun's run file headless and check its times and state hashes",
     )
+    tape.add_argument(
+        "--watch",
+        type=Path,
+        metavar="FILE",
+        default=None,
+        help="watch a speedrun's run file played through the game (timer, splits, LiveSplit)",
+    )
     parser.add_argument(
         "--speedrun",
         action="store_true",
@@ -185,6 +192,26 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
         )
     if args.verify_run is not None:
         status = verify_run_file(args.verify_run, config, as_json=args.json)
+        return stop.exit_status(status)
+    if args.watch is not None:
+        from game.watch import watch_run
+
+        status = watch_run(
+            args.watch,
+            dataclasses.replace(
+                config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
+            ),
+            levels_dir=LEVELS_DIR,
+            headless=headless,
+            display_hz=args.display_hz,
+            realtime=args.realtime,
+            frames=args.frames,
+            as_json=args.json,
+            stop=stop,
+            prog=PROG,
+            sounds=game_sounds(config, headless=headless),
+            music=None if headless else watch_music(config),
+        )
         return stop.exit_status(status)
     tuning = config.section("player", PlayerTuning)
     replay: Replay | None = None
@@ -309,6 +336,13 @@ def game_sounds(config: Config, *, headless: bool) -> SoundBank:
     from game.level_scene import SOUND_FILES
 
     return SoundBank.from_config(config.audio, SOUND_FILES, headless=headless)
+
+
+def watch_music(config: Config) -> object:
+    """The music of a watched run (in a window)."""
+    from engine.runtime.audio import Music
+
+    return Music(config.audio)
 
 
 def play_session(

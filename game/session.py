@@ -150,6 +150,8 @@ class GameSession:
         self.speedrun = speedrun
         self._completed: TapedLevelScene | None = None
         self.quit_requested = False
+        #: Makes the tape of each new attempt (see :meth:`new_tape`); None records live input.
+        self.tape_for: Callable[[int], Recorder] | None = None
         #: The bundled replays playing behind the title and its menus (attract mode).
         self.attract = AttractScene(
             [replay_of(path) for path in self.level_paths if replay_of(path).is_file()],
@@ -278,11 +280,23 @@ class GameSession:
             sounds=self.sounds,
             hud_extra=self.hud_lines,
         )
-        scene.tape = Recorder(
-            self.engine.actions, self.level_paths[index], self.engine.tick_rate.rate_hz
-        )
+        scene.tape = self.new_tape(index)
         self.current = scene
         self._show(scene)
+
+    def new_tape(self, index: int) -> Recorder:
+        """The tape of a new attempt at level ``index``: :attr:`tape_for`'s, or a recorder.
+
+        A recorder records the live input; a watched run (:mod:`game.watch`) gives tapes that
+        play its attempts back and record them the same way.
+        """
+        if self.tape_for is not None:
+            return self.tape_for(index)
+        return Recorder(self.engine.actions, self.level_paths[index], self.engine.tick_rate.rate_hz)
+
+    def next_level(self) -> None:
+        """Go on to the run's next level (``Next level`` on the level complete screen)."""
+        self.start_level(self.level_index + 1, practice=False)
 
     def restart_level(self) -> None:
         """Restart the current level at once (the ``restart`` key)."""
@@ -332,7 +346,7 @@ class GameSession:
 
     def _on_complete_choice(self, key: str) -> None:
         if key == "next":
-            self.start_level(self.level_index + 1, practice=False)
+            self.next_level()
         elif key == "retry":
             self.start_level(self.level_index)
         else:

@@ -81,6 +81,9 @@ class Speedrun:
         settings: The settings the run is played with (default: from the engine's config).
         fallback_dirs: Where a run file goes when ``data_dir/runs`` cannot take it, in order
             (default: ``data_dir``, the user data directory, the temporary directory).
+        watching: A run file played back (``--watch``, :mod:`game.watch`): the timer, splits,
+            deltas against the personal best and LiveSplit work as in a run, but nothing is
+            saved (no records, no golds, no run file): the run is someone's, not the viewer's.
 
     Attributes:
         timer: The current run's timer, or None between runs.
@@ -102,6 +105,7 @@ class Speedrun:
         warn: Callable[[str], None] = _print_line,
         settings: RunSettings | None = None,
         fallback_dirs: Sequence[Path] | None = None,
+        watching: bool = False,
     ) -> None:
         self.engine = engine
         self.level_files = tuple(level_files)
@@ -125,6 +129,7 @@ class Speedrun:
             if fallback_dirs is not None
             else (self.data_dir, default_records_path().parent, Path(tempfile.gettempdir()))
         )
+        self.watching = watching
         self.run_id = ""
         self.timer: SpeedrunTimer | None = None
         self.last_split: SplitResult | None = None
@@ -198,6 +203,8 @@ class Speedrun:
             return []
         lines = []
         status = self.status()
+        if self.watching:
+            return ["watched run: no records or run file saved"]
         if status.valid:
             records, is_pb, golds = update_with_run(
                 self.records, self.category, self.level_files, timer.split_segment_ticks
@@ -265,7 +272,8 @@ class Speedrun:
         Golds come from valid runs only: a run with dropped time keeps nothing.
         """
         timer = self.timer
-        if timer is not None and timer.splits and not timer.finished and self.status().valid:
+        finished_some = timer is not None and bool(timer.splits) and not timer.finished
+        if timer is not None and finished_some and not self.watching and self.status().valid:
             records, _, _ = update_with_run(
                 self.records,
                 self.category,
