@@ -81,9 +81,11 @@ class Speedrun:
         settings: The settings the run is played with (default: from the engine's config).
         fallback_dirs: Where a run file goes when ``data_dir/runs`` cannot take it, in order
             (default: ``data_dir``, the user data directory, the temporary directory).
-        watching: A run file played back (``--watch``, :mod:`game.watch`): the timer, splits,
-            deltas against the personal best and LiveSplit work as in a run, but nothing is
-            saved (no records, no golds, no run file): the run is someone's, not the viewer's.
+        watched: Given when a run file is played back (``--watch``, :mod:`game.watch`): the
+            status the file recorded (strict mode, vsync, dropped time), shown instead of the
+            playback's own. The timer, splits, deltas against the personal best and LiveSplit
+            work as in a run, but nothing is saved (no records, no golds, no run file): the
+            run is someone's, not the viewer's.
 
     Attributes:
         timer: The current run's timer, or None between runs.
@@ -105,7 +107,7 @@ class Speedrun:
         warn: Callable[[str], None] = _print_line,
         settings: RunSettings | None = None,
         fallback_dirs: Sequence[Path] | None = None,
-        watching: bool = False,
+        watched: StrictStatus | None = None,
     ) -> None:
         self.engine = engine
         self.level_files = tuple(level_files)
@@ -129,7 +131,7 @@ class Speedrun:
             if fallback_dirs is not None
             else (self.data_dir, default_records_path().parent, Path(tempfile.gettempdir()))
         )
-        self.watching = watching
+        self.watched = watched
         self.run_id = ""
         self.timer: SpeedrunTimer | None = None
         self.last_split: SplitResult | None = None
@@ -171,7 +173,7 @@ class Speedrun:
             return
         timer.add_ticks(run_ticks - timer.igt_ticks)
         hitch_ns = self.engine.pacer.hitch_dropped_ns - self._hitch_base_ns
-        if hitch_ns > timer.dropped_ns:
+        if hitch_ns > timer.dropped_ns and not self.watching:
             timer.record_dropped_ns(hitch_ns - timer.dropped_ns)
         if self.livesplit is not None and run_ticks - self._pushed_ticks >= GAME_TIME_PUSH_TICKS:
             self.livesplit.set_game_time_ms(timer.igt_ms)
@@ -293,8 +295,18 @@ class Speedrun:
             self.livesplit.close()
 
     # -- display ----------------------------------------------------------------------------------
+    @property
+    def watching(self) -> bool:
+        """A run file is being played back (see the ``watched`` argument)."""
+        return self.watched is not None
+
     def status(self) -> StrictStatus:
-        """The run's validity right now (strict mode, vsync verdict, hitch drops)."""
+        """The run's validity right now (strict mode, vsync verdict, hitch drops).
+
+        While watching, the watched run's recorded status.
+        """
+        if self.watched is not None:
+            return self.watched
         strict = self.engine.pacer.mode is TimingMode.STRICT
         vsync = self.engine.loop.frame_time.vsync
         dropped_ns = self.timer.dropped_ns if self.timer is not None else 0

@@ -7,9 +7,10 @@ starts it, each attempt is a level scene fed the attempt's recorded inputs, a re
 restarts the level when its inputs end, a completed one shows the level complete screen with
 its split and delta, and the last one the final screen. The speedrun timer (:mod:`game.speedrun`)
 runs as in a run, against the viewer's own personal best, and talks to LiveSplit when
-``[speedrun.livesplit]`` is enabled; nothing is saved (``Speedrun(watching=True)``: no records, no
-golds, no run file). The timer counts the level ticks played, so at the end it shows exactly the
-file's in-game time, at any ``--display-hz``, windowed or ``--headless``.
+``[speedrun.livesplit]`` is enabled; nothing is saved (``Speedrun(watched=...)``: no records,
+no golds, no run file; the validity shown is the file's). The timer counts the level ticks
+played, so at the end it shows exactly the file's in-game time, at any ``--display-hz``,
+windowed or ``--headless``.
 
 Before a window opens the file is read and verified on the pure simulation
 (:func:`~game.run_file.verify_run`, about a second): a file that cannot be read is one line and
@@ -32,6 +33,7 @@ from typing import Any
 
 from engine.input.replay import Replay, ReplayError, parse_replay
 from engine.input.snapshot import InputSnapshot
+from engine.speedrun.timer import StrictStatus
 from game.replay_run import Player, Recorder
 from game.run_file import RunRecord
 from game.session import GameSession
@@ -250,20 +252,18 @@ def watch_on_engine(
         (empty when it did not).
     """
     from engine.runtime.launch import finish_gl_queue
-    from game.movement import PlayerTuning
     from game.replay_run import game_version
     from game.speedrun import Speedrun
 
-    session = GameSession(
-        engine, engine.config.section("player", PlayerTuning), levels, sounds=sounds, music=music
-    )
+    # The run's [player] settings (verified equal to the config's, which plays [physics]).
+    session = GameSession(engine, run.settings.player, levels, sounds=sounds, music=music)
     speedrun = Speedrun(
         engine,
         [p.name for p in levels],
         session.level_names,
         game_version=game_version(),
         data_dir=data_dir,
-        watching=True,
+        watched=StrictStatus(run.timing_mode == "strict", run.vsync, run.hitch_dropped_ns),
     )
     session.speedrun = speedrun
     watch = RunWatch(session, run, hold_ticks=hold_ticks)
