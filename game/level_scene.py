@@ -53,6 +53,7 @@ from engine.runtime.menu import Menu, MenuPanel
 from engine.runtime.scene import Scene
 from game.effects import Effects
 from game.entities.platforms import Swing
+from game.ghost import Ghost
 from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld
@@ -67,6 +68,10 @@ ROPE_COLOR = (92, 64, 40)
 HUD_MARGIN_PX = 6
 HUD_FONT_SIZE = 9
 PARTICLE_PX = 3.0
+GHOST_ALPHA = 110
+"""The ghost's opacity (0..255): seen, never mistaken for the player."""
+GHOST_TINT = (170, 210, 255)
+"""The ghost's colour: the player's art tinted pale blue."""
 SPARKLE_PX = 2.0
 IRIS_CENTRE_UP_PX = 12.0
 """The iris closes on the player's middle, not the feet the events record."""
@@ -169,6 +174,10 @@ class LevelScene(Scene):
         self._coin_ids: npt.NDArray[np.int64] | None = None
         self._coins_xy_px: npt.NDArray[np.float64] | None = None
         self._heard = self.sim.events.count
+        #: The personal best's ghost (:mod:`game.ghost`), ticked with the level; drawing only.
+        self.ghost: Ghost | None = None
+        self._ghost_sprites: EntitySprites | None = None
+        self._ghost_drawn: Ghost | None = None
 
     @classmethod
     def for_engine(
@@ -266,6 +275,8 @@ class LevelScene(Scene):
                 f"{engine.step_s} s ticks: build it with LevelScene.for_engine(engine, ...)"
             )
         self.sim.tick(snapshot)
+        if self.ghost is not None:
+            self.ghost.tick()  # lockstep: one ghost tick per level tick
 
     def on_render(self, alpha: float, frame_dt_s: float) -> None:
         """Draw the layers, the entities and the HUD (and the pause menu when paused)."""
@@ -302,6 +313,7 @@ class LevelScene(Scene):
         for swing in sim.entities.of_type(Swing):  # the ropes, drawn from the interpolated pose
             sx, sy, _ = poses[sim.physics.row_of(swing.body)]
             arcade.draw_line(*swing.pivot_px, float(sx), float(sy), ROPE_COLOR, 3)
+        self._draw_ghost(alpha, mode)
         self._entity_sprites.draw(alpha, mode)
         self._draw_particles(drawn_ticks)
         self._tilemap.draw(self._camera, view, foreground=True)
@@ -356,6 +368,21 @@ class LevelScene(Scene):
             circle = (*centre, openness * float(np.hypot(width, height)))
         self._hud_camera.use()  # type: ignore[union-attr]
         self._overlay.draw((width, height), wash_rgba=wash, iris=circle)
+
+    def _draw_ghost(self, alpha: float, mode: PoseMode) -> None:
+        """The ghost's player, translucent, behind the level's entities (if there is a ghost)."""
+        ghost = self.ghost
+        if ghost is None:
+            return
+        if self._ghost_drawn is not ghost or self._ghost_sprites is None:
+            world = ghost.world
+            only_player = cast(Any, [world.player])  # the ghost's coins and enemies stay unseen
+            self._ghost_sprites = EntitySprites(only_player, world.physics, self.level.art_scale)
+            self._ghost_sprites.sprite_list.alpha = GHOST_ALPHA
+            self._ghost_sprites.sprite_list.color = (*GHOST_TINT, GHOST_ALPHA)
+            self._ghost_drawn = ghost
+        self._ghost_sprites.update(ghost.world.ticks)
+        self._ghost_sprites.draw(alpha, mode)
 
     # -- drawing helpers -----------------------------------------------------------------------
     def _viewport_int(self) -> tuple[int, int]:

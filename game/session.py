@@ -33,6 +33,7 @@ from engine.runtime.menu import Menu, MenuScene
 from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
 from game.attract import AttractScene
+from game.ghost import Ghost
 from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.replay_run import Recorder, TapedLevelScene
@@ -281,6 +282,7 @@ class GameSession:
             hud_extra=self.hud_lines,
         )
         scene.tape = self.new_tape(index)
+        scene.ghost = self.ghost_for(index, scene)
         self.current = scene
         self._show(scene)
 
@@ -293,6 +295,16 @@ class GameSession:
         if self.tape_for is not None:
             return self.tape_for(index)
         return Recorder(self.engine.actions, self.level_paths[index], self.engine.tick_rate.rate_hz)
+
+    def ghost_for(self, index: int, scene: TapedLevelScene) -> Ghost | None:
+        """The personal best's ghost on level ``index`` (``[speedrun] ghost``), or None."""
+        speedrun = self.speedrun
+        if speedrun is None or not self.engine.config.speedrun.ghost:
+            return None
+        replay = speedrun.ghost_replay(self.level_paths[index])
+        if replay is None:
+            return None
+        return Ghost(scene.level, replay, speedrun.settings, self.engine.actions)
 
     def next_level(self) -> None:
         """Go on to the run's next level (``Next level`` on the level complete screen)."""

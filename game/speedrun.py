@@ -49,8 +49,9 @@ from engine.speedrun.personal_best import (
     update_with_run,
 )
 from engine.speedrun.timer import SpeedrunTimer, SplitResult, StrictStatus, format_time_ms
-from engine.storage.atomic_file import write_atomic_first
+from engine.storage.atomic_file import write_atomic, write_atomic_first
 from engine.timing import TimingMode
+from game.ghost import ghost_path, ghost_replays
 from game.run_file import RunRecord, RunSettings, SplitRecord, chain_attempts, run_json
 
 __all__ = ["GAME_TIME_PUSH_TICKS", "Speedrun"]
@@ -138,6 +139,7 @@ class Speedrun:
         self.last_run_file: Path | None = None
         self._hitch_base_ns = 0
         self._pushed_ticks = -GAME_TIME_PUSH_TICKS
+        self._ghosts: dict[str, Replay] | None = None
 
     @property
     def category(self) -> str:
@@ -207,6 +209,7 @@ class Speedrun:
         status = self.status()
         if self.watching:
             return ["watched run: no records or run file saved"]
+        is_pb = False
         if status.valid:
             records, is_pb, golds = update_with_run(
                 self.records, self.category, self.level_files, timer.split_segment_ticks
@@ -245,7 +248,31 @@ class Speedrun:
             attempts=chain_attempts(attempts, self.run_id),
         )
         lines.append(self._export(run, timer.igt_ticks))
+        if is_pb:
+            self._save_ghost(run)
         return lines
+
+    # -- the ghost --------------------------------------------------------------------------------
+    @property
+    def ghost_file(self) -> Path:
+        """The category's ghost file: the personal best's run (:mod:`game.ghost`)."""
+        return ghost_path(self.data_dir, self.category)
+
+    def ghost_replay(self, level_path: Path) -> Replay | None:
+        """The personal best's completing attempt at ``level_path``, or None (no ghost)."""
+        if self._ghosts is None:
+            self._ghosts = ghost_replays(self.ghost_file, level_path.parent, self.settings)
+        return self._ghosts.get(level_path.name)
+
+    def _save_ghost(self, run: RunRecord) -> None:
+        """Keep a new personal best's run as the ghost file (a warning if it cannot be)."""
+        path = self.ghost_file
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, run_json(run))
+        except OSError as exc:
+            self.warn(f"warning: the ghost file {path} not saved: {exc.strerror or exc}")
+        self._ghosts = None  # read again for the next level
 
     def _export(self, run: RunRecord, igt_ticks: int) -> str:
         """Save the run file in ``runs/``, or the first fallback place; the line saying where."""

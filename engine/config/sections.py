@@ -251,6 +251,9 @@ class SpeedrunConfig:
     enabled: bool = setting(False, "Speedrun mode: forces strict timing and shows the timer.")
     show_timer: bool = setting(True, "Show the in-game timer (counted in simulation ticks).")
     show_rta: bool = setting(True, "Also show real time (RTA, wall clock).")
+    ghost: bool = setting(
+        False, "Draw a translucent ghost of the personal best's attempt on each level."
+    )
     livesplit: LiveSplitConfig = field(
         default_factory=LiveSplitConfig,
         metadata={"doc": "Send timer events to a LiveSplit Server component."},
