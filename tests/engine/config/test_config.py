@@ -199,7 +199,10 @@ def test_full_file_is_read(tmp_path: Path) -> None:
     assert config.input.right == ("D", "NUM_6")
     assert config.input.debug_overlay == ()
     assert config.speedrun == SpeedrunConfig(
-        True, False, False, LiveSplitConfig(True, "192.168.1.5", 16900)
+        enabled=True,
+        show_timer=False,
+        show_rta=False,
+        livesplit=LiveSplitConfig(True, "192.168.1.5", 16900),
     )
     assert config.audio.volume == 0.25
     assert config.debug.frame_graph_frames == 600
