@@ -164,11 +164,56 @@ def _json_attributes(data: bytes, fail: Fail) -> dict[str, Any]:
         raise fail("a Tiled map must be a JSON object")
     if raw.get("type", "map") != "map":
         raise fail(f'not a Tiled map (its "type" is {str(raw.get("type"))[:40]!r})')
+    _check_fields(raw, "the map", fail, numbers=_MAP_NUMBERS)
     _check_json_layers(raw.get("layers"), fail)
+    tilesets = raw.get("tilesets", [])
+    if isinstance(tilesets, list):
+        for tileset in tilesets:
+            if isinstance(tileset, dict):
+                _check_fields(tileset, "a tileset", fail, numbers=("firstgid",))
     return raw
 
 
 _COMPRESSIONS = ("", "zlib", "gzip")
+
+# The fields the parser and the loader compute with, by what they must hold. pytiled_parser takes
+# a JSON value as it is, so a list where a number belongs would fail deep inside it; these are
+# checked first, so the message names the field (and the game never sees such a map).
+_MAP_NUMBERS = ("nextobjectid", "nextlayerid", "compressionlevel")
+_LAYER_NUMBERS = (
+    "id", "x", "y", "width", "height", "offsetx", "offsety", "opacity", "parallaxx", "parallaxy",
+    "startx", "starty", "imagewidth", "imageheight",
+)  # fmt: skip
+_OBJECT_NUMBERS = ("id", "x", "y", "width", "height", "rotation", "gid")
+_TEXTS = ("name", "type", "class", "image", "tintcolor", "draworder", "encoding", "template")
+_FLAGS = ("visible", "repeatx", "repeaty", "ellipse", "point", "locked")
+_INTEGERS = ("id", "gid", "firstgid", "nextobjectid", "nextlayerid", "compressionlevel")
+_LARGEST_NUMBER = 1e12
+"""Larger coordinates and sizes than any map Tiled could save; refused before any arithmetic."""
+
+
+def _check_fields(
+    item: dict[str, Any], where: str, fail: Fail, *, numbers: tuple[str, ...]
+) -> None:
+    """``item``'s numbers are finite numbers (integers where Tiled writes them), texts are
+    strings and flags are true or false, when present."""
+    for key in numbers:
+        if key not in item:
+            continue
+        value = item[key]
+        whole = key in _INTEGERS
+        kind = int if whole else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kind):
+            wanted = "a whole number" if whole else "a number"
+            raise fail(f'{where}: "{key}" must be {wanted}, got {str(value)[:40]!r}')
+        if not -_LARGEST_NUMBER <= value <= _LARGEST_NUMBER:  # also NaN
+            raise fail(f'{where}: "{key}" is out of range, got {str(value)[:40]!r}')
+    for key in _TEXTS:
+        if key in item and not isinstance(item[key], str):
+            raise fail(f'{where}: "{key}" must be text, got {str(item[key])[:40]!r}')
+    for key in _FLAGS:
+        if key in item and not isinstance(item[key], bool):
+            raise fail(f'{where}: "{key}" must be true or false, got {str(item[key])[:40]!r}')
 
 
 def _check_json_layers(layers: object, fail: Fail, depth: int = 0) -> None:
@@ -179,6 +224,16 @@ def _check_json_layers(layers: object, fail: Fail, depth: int = 0) -> None:
         if not isinstance(layer, dict):
             raise fail(f"a layer must be a JSON object, got {str(layer)[:40]!r}")
         where = f'layer "{str(layer.get("name", "?"))[:60]}"'
+        _check_fields(layer, where, fail, numbers=_LAYER_NUMBERS)
+        objects = layer.get("objects", [])
+        if not isinstance(objects, list):
+            raise fail(f'{where}: "objects" must be a list')
+        for index, obj in enumerate(objects):
+            if not isinstance(obj, dict):
+                raise fail(f"{where}: object {index} must be a JSON object, got {str(obj)[:40]!r}")
+            _check_fields(
+                obj, f"{where}, object {obj.get('id', index)!s:.20}", fail, numbers=_OBJECT_NUMBERS
+            )
         compression = layer.get("compression", "")
         if compression not in _COMPRESSIONS:
             raise fail(
