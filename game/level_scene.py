@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Self, cast
+from typing import Any, Protocol, Self, cast
 
 import arcade
 import numpy as np
@@ -53,7 +53,6 @@ from engine.runtime.menu import Menu, MenuPanel
 from engine.runtime.scene import Scene
 from game.effects import Effects
 from game.entities.platforms import Swing
-from game.ghost import Ghost
 from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld
@@ -90,6 +89,20 @@ SOUND_FILES = {
     "checkpoint": ":resources:sounds/upgrade4.wav",
     "respawn": ":resources:sounds/phaseJump1.wav",
 }
+
+
+class Ghost(Protocol):
+    """What the scene asks of a ghost (the speedrun's personal best, in ``ghost.py``): its own
+    world, ticked with the level's ticks; only its player is drawn."""
+
+    @property
+    def world(self) -> LevelWorld:
+        """The ghost's own simulation of the level."""
+        ...
+
+    def tick(self) -> None:
+        """Advance one tick, in lockstep with the level."""
+        ...
 
 
 class LevelScene(Scene):
@@ -174,7 +187,7 @@ class LevelScene(Scene):
         self._coin_ids: npt.NDArray[np.int64] | None = None
         self._coins_xy_px: npt.NDArray[np.float64] | None = None
         self._heard = self.sim.events.count
-        #: The personal best's ghost (:mod:`game.ghost`), ticked with the level; drawing only.
+        #: The personal best's ghost (see :class:`Ghost`), ticked with the level; drawing only.
         self.ghost: Ghost | None = None
         self._ghost_sprites: EntitySprites | None = None
         self._ghost_drawn: Ghost | None = None
