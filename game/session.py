@@ -32,8 +32,9 @@ from engine.runtime.menu import Menu, MenuScene
 from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
 from game.kinds import KINDS
+from game.level_order import bundled_levels
 from game.movement import PlayerTuning
-from game.replay_run import Recorder, TapedLevelScene
+from game.replay_run import Recorder, TapedLevelScene, settings_hashes
 from game.speedrun import Speedrun
 
 __all__ = ["LEVEL_MUSIC", "TITLE_MUSIC", "Attempt", "GameSession", "bundled_levels"]
@@ -43,19 +44,6 @@ TITLE_MUSIC = ":resources:music/1918.mp3"
 use, with credit: see ``resources/assets/music/readme.txt`` in arcade)."""
 LEVEL_MUSIC = ":resources:music/funkyrobot.mp3"
 """Music in the levels (Anttis, as :data:`TITLE_MUSIC`)."""
-
-
-def bundled_levels(levels_dir: Path) -> list[Path]:
-    """The playable levels in ``levels_dir``: ``level<N>.json`` in order of N."""
-
-    def number(path: Path) -> int:
-        digits = path.stem.removeprefix("level")
-        return int(digits) if digits.isdigit() else 10**9
-
-    return sorted(
-        (p for p in levels_dir.glob("level*.json") if p.stem.removeprefix("level").isdigit()),
-        key=number,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +200,10 @@ class GameSession:
             hud_extra=self.hud_lines,
         )
         scene.tape = Recorder(
-            self.engine.actions, self.level_paths[index], self.engine.tick_rate.rate_hz
+            self.engine.actions,
+            self.level_paths[index],
+            self.engine.tick_rate.rate_hz,
+            settings_hashes(self.engine.config),
         )
         self.current = scene
         self._show(scene)

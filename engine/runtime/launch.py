@@ -231,7 +231,11 @@ def add_settings_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def config_and_settings(
-    args: argparse.Namespace, app_name: str, extra_sections: Mapping[str, type] | None = None
+    args: argparse.Namespace,
+    app_name: str,
+    extra_sections: Mapping[str, type] | None = None,
+    *,
+    config_path: Path | None = None,
 ) -> tuple[Config, UserSettings]:
     """The config with the player's saved options overlaid, and those options.
 
@@ -239,14 +243,24 @@ def config_and_settings(
     ``app_name``'s user config directory; a damaged file is moved aside with one warning.
     Precedence: ``config.toml`` < settings < ``--set``. A bad ``config.toml`` or ``--set``
     exits 2 with one line, as :func:`~engine.config.config_from_args` does.
+
+    Args:
+        args: The parsed flags (``--config``, ``--set``, ``--settings``).
+        app_name: Names the player's user config directory.
+        extra_sections: The game's own config sections.
+        config_path: The game's ``config.toml``, read without ``--config`` (default:
+            ``config.toml`` in the working directory).
     """
-    from engine.config import config_from_args
+    from engine.config import DEFAULT_CONFIG_PATH, config_from_args
     from engine.config.settings import UserSettings, default_settings_path
 
+    default = config_path if config_path is not None else DEFAULT_CONFIG_PATH
     path = getattr(args, "settings", None) or default_settings_path(app_name)
     settings = UserSettings.load(path, extra_sections=extra_sections)
-    config = config_from_args(args, extra_sections, settings_overrides=settings.overrides())
-    settings.defaults = config_from_args(args, extra_sections)
+    config = config_from_args(
+        args, extra_sections, settings_overrides=settings.overrides(), default_path=default
+    )
+    settings.defaults = config_from_args(args, extra_sections, default_path=default)
     return config, settings
 
 

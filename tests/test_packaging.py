@@ -1,0 +1,54 @@
+"""What ``pip install .`` ships: every package, and the game's project files inside the game.
+
+``pyproject.toml`` lists the packages (rather than finding them) so the project root can be
+mapped into the game as ``game.project_data``; a package left off the list would be missing
+from every wheel while an editable install hides it, so this test names it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def listed_packages() -> set[str]:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return set(data["tool"]["setuptools"]["packages"])
+
+
+def test_every_package_is_listed_in_pyproject() -> None:
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for top in ("engine", "game")
+        for init in (ROOT / top).rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
+    missing = sorted(found - listed_packages())
+    assert not missing, f"add {missing} to [tool.setuptools] packages in pyproject.toml"
+    assert "game.project_data" in listed_packages()
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_the_code_and_the_project_files(tmp_path: Path) -> None:
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = tmp_path.glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for level in sorted((ROOT / "levels").glob("level*.json")):
+        assert f"game/project_data/levels/{level.name}" in names
+        assert f"game/project_data/levels/replays/{level.stem}.replay" in names
+    assert "game/project_data/levels/tiles/tiles.tsj" in names
+    assert "engine/timing/game_loop.py" in names and "game/entities/player.py" in names
+    assert not [name for name in names if name.startswith(("levels/", "tests/"))]
