@@ -126,7 +126,7 @@ MAX_ATTEMPTS = 100_000
 HASH_DIGITS = 32
 """Run ids, settings hashes and state hashes are blake2b-128 digests: 32 hex digits."""
 
-_HASH = re.compile(f"[0-9a-f]{{{HASH_DIGITS}}}")
+_HASH = re.compile("[0-9a-f]{" + str(HASH_DIGITS) + "}")
 _RATE = re.compile(r"[1-9][0-9]{0,11}(/[1-9][0-9]{0,11})?")
 
 

@@ -2,8 +2,8 @@
 
 Where the file lives:
     A game reads the ``config.toml`` beside it (``config_from_args(...,
-    default_path=...)``: the sample game's is found by ``game.assets``), so the folder it
-    is started from does not matter; the engine's own tools read ``config.toml`` in the
+    default_path=...)`` with the path the game finds through ``importlib.resources``), so
+    the folder it is started from does not matter; the engine's own tools read ``config.toml`` in the
     current working directory (:data:`DEFAULT_CONFIG_PATH`). If the file does not exist,
     every key keeps its default, so a fresh checkout runs without any file. ``--config
     PATH`` picks another file; a file passed explicitly must exist. Print a complete,

@@ -19,7 +19,7 @@ Why replays also record state hashes:
 Why replays also record the settings:
     A game's tuning (its jump height, its gravity) changes what the same inputs do, so a
     replay also records a hash of each *settings section that changes the simulation*
-    (the game names them: the sample game's are ``[player]`` and ``[physics]``). When a
+    (the game names them, e.g. ``[physics]`` and its own ``[player]``). When a
     playback diverges, :class:`ReplayVerifier` compares them with the running game's, and
     the message names the section that differs: the cause is the tuning, not a bug. The
     game can then re-record the replay's inputs under the new settings.

@@ -43,7 +43,7 @@ def load_kinds(spec: str) -> KindRegistry:
     attribute = attribute or "KINDS"
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
+    except Exception as exc:  # an ImportError, or whatever the module raised on import
         raise ValueError(f"--kinds {spec}: cannot import {module_name!r} ({exc})") from None
     registry = getattr(module, attribute, None)
     if not isinstance(registry, KindRegistry):
