@@ -7,6 +7,8 @@ from every wheel while an editable install hides it, so this test names it.
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -36,7 +38,7 @@ def test_every_package_is_listed_in_pyproject() -> None:
 
 
 @pytest.mark.slow
-def test_the_wheel_holds_the_code_and_the_project_files(tmp_path: Path) -> None:
+def test_the_wheel_holds_the_game_and_runs_from_any_folder(tmp_path: Path) -> None:
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
         capture_output=True,
@@ -52,3 +54,34 @@ def test_the_wheel_holds_the_code_and_the_project_files(tmp_path: Path) -> None:
     assert "game/project_data/levels/tiles/tiles.tsj" in names
     assert "engine/timing/game_loop.py" in names and "game/entities/player.py" in names
     assert not [name for name in names if name.startswith(("levels/", "tests/"))]
+    # Installed from the wheel (not editable), the game plays its levels from anywhere.
+    target = tmp_path / "site"
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), wheel],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    replay = target / "game" / "project_data" / "levels" / "replays" / "level2.replay"
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"} | {"PYTHONPATH": str(target)}
+    out = subprocess.run(
+        [sys.executable, "-m", "game", "--headless", "--replay", str(replay), "--json"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["completed"] is True
+    where = subprocess.run(
+        [sys.executable, "-c", "import game.assets as a; print(a.levels_dir())"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert Path(where.stdout.strip()) == target / "game" / "project_data" / "levels"
