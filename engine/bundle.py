@@ -76,7 +76,7 @@ def game_package(project: Path) -> str:
             f"{pyproject} maps no game package's project files ([tool.setuptools.package-dir] "
             '"<game>.project_data" = "."): is this a project made with python -m engine new?'
         )
-    return games[0]
+    return str(games[0])
 
 
 def _arcade_assets() -> Path:
