@@ -51,8 +51,9 @@ def test_inputs_that_no_longer_complete_say_where_the_run_stops_working() -> Non
     assert "without reaching the exit of 'First Steps'" in str(stop)
 
 
-def test_the_command_line_story(tmp_path: Path) -> None:
-    """Tune, see the replay diverge naming [player], re-record, play it back: all one line each."""
+def test_a_divergence_names_the_section_and_a_failed_rerecord_writes_nothing(
+    tmp_path: Path,
+) -> None:
     tape = tmp_path / "level1.replay"
     shutil.copyfile(LEVEL1_REPLAY, tape)
     before = tape.read_bytes()
@@ -60,17 +61,22 @@ def test_the_command_line_story(tmp_path: Path) -> None:
     assert_one_line_error(
         diverged, "playback diverged", "other [player] settings", f"--rerecord {tape}"
     )
-
     failed = game("--rerecord", str(tape), "--set", TOO_HIGH)
     assert failed.returncode == 1
     assert "NOT re-recorded" in failed.stderr and "the player is hurt at tick" in failed.stderr
+    assert f"--record {tape}" in failed.stderr
     assert tape.read_bytes() == before  # nothing written
 
+
+@pytest.mark.slow
+def test_a_rerecorded_replay_plays_back_under_the_new_settings(tmp_path: Path) -> None:
+    tape = tmp_path / "level1.replay"
+    shutil.copyfile(LEVEL1_REPLAY, tape)
     done = game("--rerecord", str(tape), "--set", HIGHER)
     assert done.returncode == 0, done.stderr
     assert "re-recorded: completes level1.json" in done.stdout
     assert "state hashes rewritten from tick" in done.stdout
-    replayed = game("--replay", str(tape), "--set", HIGHER, "--json")
+    replayed = game("--replay", str(tape), "--set", HIGHER, "--json", "--display-hz", "144")
     assert replayed.returncode == 0, replayed.stderr
     again = game("--rerecord", str(tape), "--set", HIGHER)
     assert "unchanged" in again.stdout

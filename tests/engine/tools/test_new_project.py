@@ -339,6 +339,26 @@ def test_the_new_game_runs_headless(project: Path, speedrun: str) -> None:
     assert json.loads(out.stdout)["level"] == "First Steps"
 
 
+def test_the_new_game_reads_its_own_config_from_any_folder(tmp_path: Path) -> None:
+    dest = make(tmp_path / "proj")
+    config = dest / "config.toml"
+    config.write_text(config.read_text() + "\n[timing]\ntick_rate_hz = 120\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "config.toml").write_text("[timing]\ntick_rate_hz = 30\n")  # not the game's
+    out = subprocess.run(
+        [sys.executable, "-m", NAME, "--headless", "--frames", "60", "--json"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**CLEAN_ENV, "PYTHONPATH": str(dest)},
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["ticks"] > 100  # 120 Hz ticks over 60 frames of 60 Hz
+
+
+@pytest.mark.slow  # (a few headless runs: followed by --full and CI)
 def test_the_new_game_plays_its_replays(project: Path) -> None:
     for stem in STARTERS:
         replay = f"levels/replays/{stem}.replay"
@@ -604,6 +624,7 @@ def frog_heights(project: Path, python: str = sys.executable) -> list[float]:
     return [float(y) for y in out.stdout.strip().strip("[]").split(",")]
 
 
+@pytest.mark.slow  # (a few headless runs: followed by --full and CI)
 def test_recipe_add_a_level_after_level_1(tmp_path: Path) -> None:
     project = make(tmp_path / "proj")
     follow_level_recipe(project)
@@ -625,6 +646,7 @@ def test_recipe_add_a_level_after_level_1(tmp_path: Path) -> None:
     assert json.loads(played.stdout)["completed"] is True
 
 
+@pytest.mark.slow  # (a few headless runs: followed by --full and CI)
 def test_recipe_change_the_jump_and_rerecord(tmp_path: Path) -> None:
     project = make(tmp_path / "proj")
     section = readme_section(project, "Change the jump and re-record the replays")
