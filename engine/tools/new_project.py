@@ -227,6 +227,11 @@ def dependency_names(roots: Iterable[str] = ("platformer-engine", *TOOL_DISTRIBU
     """
     seen: set[str] = set()
     pending = [_normalise(root) for root in roots]
+    try:  # the template's own pins, also when it is run from a checkout it was not installed from
+        pins, _ = _dependencies(SOURCE_ROOT / "pyproject.toml")
+        pending += [_normalise(_requirement_name(pin)) for pin in pins]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        pass
     while pending:
         name = pending.pop()
         if name in seen:
