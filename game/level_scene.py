@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import Any, Self, cast
 
 import arcade
+import numpy as np
+import numpy.typing as npt
 
 from engine.config import PhysicsConfig
 from engine.input.snapshot import InputSnapshot
@@ -43,10 +45,13 @@ from engine.levels import KindRegistry, Level, load_level
 from engine.physics.world import PoseMode
 from engine.rendering.camera import CameraSettings, FollowCamera
 from engine.rendering.entity_sprites import EntitySprites
+from engine.rendering.particles import PointBatch, ScreenOverlay
 from engine.rendering.tilemap import TileMapView
 from engine.runtime.audio import SoundBank
+from engine.runtime.fonts import UI_FONT, load_fonts
 from engine.runtime.menu import Menu, MenuPanel
 from engine.runtime.scene import Scene
+from game.effects import Effects
 from game.entities.platforms import Swing
 from game.kinds import KINDS
 from game.movement import PlayerTuning
@@ -61,6 +66,10 @@ BACKGROUND_COLOR = arcade.color.SKY_BLUE
 ROPE_COLOR = (92, 64, 40)
 HUD_MARGIN_PX = 6
 HUD_FONT_SIZE = 9
+PARTICLE_PX = 3.0
+SPARKLE_PX = 2.0
+IRIS_CENTRE_UP_PX = 12.0
+"""The iris closes on the player's middle, not the feet the events record."""
 
 #: The level's sound effects (arcade's bundled Kenney sounds, CC0), by event name (see
 #: :class:`~game.world_builder.Event`). Events without a sound here are silent.
@@ -74,6 +83,7 @@ SOUND_FILES = {
     "crate": ":resources:sounds/rockHit2.wav",
     "crumble": ":resources:sounds/explosion2.wav",
     "checkpoint": ":resources:sounds/upgrade4.wav",
+    "respawn": ":resources:sounds/phaseJump1.wav",
 }
 
 
@@ -94,6 +104,7 @@ class LevelScene(Scene):
         on_options: Open the options screen (from the pause menu); the level stays paused.
         sounds: Where the events' sounds play (see :data:`SOUND_FILES`).
         hud_extra: Lines drawn at the top right of the HUD each frame (the speedrun timer).
+        show_hud: Draw the HUD (off behind a title screen).
 
     Attributes:
         paused: The pause menu is open and the level does not tick.
@@ -118,6 +129,7 @@ class LevelScene(Scene):
         sounds: SoundBank | None = None,
         hud_extra: Callable[[], Sequence[str]] | None = None,
         on_options: Callable[[], None] | None = None,
+        show_hud: bool = True,
     ) -> None:
         self.level_path = Path(level_path)
         self.level: Level = load_level(self.level_path, kinds).scaled(tuning.tile_px)
@@ -127,6 +139,7 @@ class LevelScene(Scene):
         self.on_options = on_options
         self.sounds = sounds
         self.hud_extra = hud_extra
+        self.show_hud = show_hud
         self.paused = False
         items = [("resume", "Resume")]
         if on_restart is not None:
@@ -149,6 +162,12 @@ class LevelScene(Scene):
         self._hud_text: arcade.Text | None = None
         self._hud_shown: tuple[int, int] | None = None
         self._extra_texts: list[arcade.Text] = []
+        #: What the effects look like (see :mod:`game.effects`): computed, never stored in state.
+        self.effects = Effects(step_s)
+        self._points: PointBatch | None = None
+        self._overlay: ScreenOverlay | None = None
+        self._coin_ids: npt.NDArray[np.int64] | None = None
+        self._coins_xy_px: npt.NDArray[np.float64] | None = None
         self._heard = self.sim.events.count
 
     @classmethod
@@ -165,7 +184,7 @@ class LevelScene(Scene):
         """Build a scene with the engine's tick length and physics settings.
 
         ``scene_options`` are the other keyword arguments of the constructor (``kinds``,
-        ``on_restart``, ``on_quit``, ``on_options``, ``sounds``, ``hud_extra``).
+        ``on_restart``, ``on_quit``, ``on_options``, ``sounds``, ``hud_extra``, ``show_hud``).
         """
         return cls(
             level_path,
@@ -273,13 +292,22 @@ class LevelScene(Scene):
             self._viewport(),
             self._bounds(),
         )
+        # Effects are drawn from the event log at the moment shown (see game.effects).
+        drawn_ticks = sim.ticks - 1 + alpha if mode == "interpolate" else sim.ticks + alpha
+        events = sim.events
+        if engine is None or engine.config.video.screen_shake:
+            shake_x, shake_y = Effects.shake_px(events, drawn_ticks)
+            view = (view[0] + shake_x, view[1] + shake_y)
         self._tilemap.draw(self._camera, view, foreground=False)
         for swing in sim.entities.of_type(Swing):  # the ropes, drawn from the interpolated pose
             sx, sy, _ = poses[sim.physics.row_of(swing.body)]
             arcade.draw_line(*swing.pivot_px, float(sx), float(sy), ROPE_COLOR, 3)
         self._entity_sprites.draw(alpha, mode)
+        self._draw_particles(drawn_ticks)
         self._tilemap.draw(self._camera, view, foreground=True)
-        self._draw_hud()
+        self._draw_overlay(drawn_ticks, view)
+        if self.show_hud:
+            self._draw_hud()
         if self.paused:
             self._pause_panel.draw(*self._viewport_int())
         self.play_sounds()
@@ -299,6 +327,35 @@ class LevelScene(Scene):
         for name in dict.fromkeys(event.name for event in events):
             if name in SOUND_FILES:
                 self.sounds.play(name)
+
+    # -- effects -----------------------------------------------------------------------------
+    def _draw_particles(self, drawn_ticks: float) -> None:
+        """Dust, sparks and coin glints, through the world camera (one draw call each)."""
+        assert self._points is not None
+        assert self._coins_xy_px is not None and self._coin_ids is not None
+        sim = self.sim
+        xy, rgba = self.effects.particles(sim.events, drawn_ticks)
+        self._points.draw(xy, rgba, PARTICLE_PX)
+        left = np.isin(self._coin_ids, list(sim.collected), invert=True)
+        xy, rgba = Effects.coin_sparkles(
+            self._coins_xy_px[left], sim.ticks, sim.level.tile_size_px / 2
+        )
+        self._points.draw(xy, rgba, SPARKLE_PX)
+
+    def _draw_overlay(self, drawn_ticks: float, view: tuple[float, float]) -> None:
+        """The hurt flash and the respawn iris, over the whole picture."""
+        assert self._overlay is not None
+        events = self.sim.events
+        wash = Effects.flash_rgba(events, drawn_ticks)
+        iris = Effects.iris(events, drawn_ticks)
+        width, height = self._viewport_int()
+        circle = None
+        if iris is not None:  # world px -> picture px, and openness -> a radius
+            x_px, y_px, openness = iris
+            centre = (x_px - view[0] + width / 2, y_px + IRIS_CENTRE_UP_PX - view[1] + height / 2)
+            circle = (*centre, openness * float(np.hypot(width, height)))
+        self._hud_camera.use()  # type: ignore[union-attr]
+        self._overlay.draw((width, height), wash_rgba=wash, iris=circle)
 
     # -- drawing helpers -----------------------------------------------------------------------
     def _viewport_int(self) -> tuple[int, int]:
@@ -322,6 +379,15 @@ class LevelScene(Scene):
         engine = getattr(self, "engine", None)
         if engine is not None:
             self.follow.set_settings(CameraSettings.from_config(engine.config))
+        ctx = self.engine.video.window.ctx
+        self._points = PointBatch(ctx)
+        self._overlay = ScreenOverlay(ctx)
+        coins = self.level.coins
+        self._coin_ids = np.array([coin.id for coin in coins], dtype=np.int64)
+        self._coins_xy_px = np.array(
+            [coin.rect.center_px for coin in coins], dtype=np.float64
+        ).reshape(-1, 2)
+        load_fonts()
         self._camera = self.engine.video.camera()
         self._hud_camera = self.engine.video.camera()
         self._hud_text = arcade.Text(
@@ -331,6 +397,7 @@ class LevelScene(Scene):
             arcade.color.WHITE,
             HUD_FONT_SIZE,
             anchor_y="top",
+            font_name=UI_FONT,
         )
         x, y = self.sim.player.body.position
         self.follow.teleport(

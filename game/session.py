@@ -20,6 +20,7 @@ title screen; a level picked from "Select level" is practice and ends on its own
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,8 @@ from engine.runtime.audio import Music, SoundBank
 from engine.runtime.menu import Menu, MenuScene
 from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
+from game.assets import asset_path
+from game.attract import AttractScene
 from game.kinds import KINDS
 from game.level_order import bundled_levels
 from game.movement import PlayerTuning
@@ -39,11 +42,37 @@ from game.speedrun import Speedrun
 
 __all__ = ["LEVEL_MUSIC", "TITLE_MUSIC", "Attempt", "GameSession", "bundled_levels"]
 
-TITLE_MUSIC = ":resources:music/1918.mp3"
-"""Music on the menus: a track by Anttis that ships with arcade (its author released it free to
-use, with credit: see ``resources/assets/music/readme.txt`` in arcade)."""
-LEVEL_MUSIC = ":resources:music/funkyrobot.mp3"
-"""Music in the levels (Anttis, as :data:`TITLE_MUSIC`)."""
+CREDITS_FILE = "levels/CREDITS.md"
+"""Credits and licences of every asset (the title screen shows its ``- `` lines); a project
+file, found with :func:`game.assets.asset_path` wherever the game runs."""
+MAX_CREDITS = 14
+"""Credit lines that fit on the screen; the file holds the details below them."""
+TITLE_SIZE = 36
+"""The game's name on the title screen, in points at the internal resolution."""
+TITLE_MUSIC = "levels/music/title_theme.wav"
+"""Music on the menus: a calm chiptune loop made for this game (CC0, ``levels/CREDITS.md``)."""
+LEVEL_MUSIC = "levels/music/level_theme.wav"
+"""Music in the levels: an upbeat chiptune loop made for this game (CC0)."""
+
+
+def replay_of(level_path: Path) -> Path:
+    """A level's bundled replay: ``replays/<stem>.replay`` next to it."""
+    return level_path.parent / "replays" / f"{level_path.stem}.replay"
+
+
+def credit_lines(path: Path) -> list[str]:
+    """The ``- `` lines of a credits file's first section, without the dash."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ["(the credits file is missing)"]
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            break  # the details are for reading, not for the screen
+        if line.startswith("- "):
+            lines.append(line[2:].strip())
+    return lines[:MAX_CREDITS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +139,12 @@ class GameSession:
         self.speedrun = speedrun
         self._completed: TapedLevelScene | None = None
         self.quit_requested = False
+        #: The bundled replays playing behind the title and its menus (attract mode).
+        self.attract = AttractScene(
+            [replay_of(path) for path in self.level_paths if replay_of(path).is_file()],
+            self.level_paths[0].parent,
+            tuning,
+        )
         engine.global_input = self._global_input
 
     # -- the run's numbers ------------------------------------------------------------------------
@@ -131,10 +166,22 @@ class GameSession:
             self.speedrun.reset()  # an abandoned run
         self.in_run = False
         menu = Menu.of(
-            ("play", "Play"), ("select", "Select level"), ("options", "Options"), ("quit", "Quit")
+            ("play", "Play"),
+            ("select", "Select level"),
+            ("options", "Options"),
+            ("credits", "Credits"),
+            ("quit", "Quit"),
         )
         hint = "Arrows / WASD move, Space jumps, Esc pauses, R restarts"
-        self._show(MenuScene("Platformer", (hint,), menu, self._on_title_choice))
+        title = MenuScene(
+            self.engine.config.video.title,
+            (hint,),
+            menu,
+            self._on_title_choice,
+            backdrop=self.attract,
+        )
+        title.panel.title_size = TITLE_SIZE
+        self._show(title)
 
     def _on_title_choice(self, key: str) -> None:
         if key == "play":
@@ -143,12 +190,33 @@ class GameSession:
             self.show_level_select()
         elif key == "options":
             self.show_options(self.show_title)
+        elif key == "credits":
+            self.show_credits()
         else:
             self.quit()
 
+    def show_credits(self) -> None:
+        """Who made what: the ``- `` lines of :data:`CREDITS_FILE`; any choice goes back."""
+        lines = credit_lines(Path(asset_path(CREDITS_FILE)))
+        menu = Menu.of(("back", "Back"))
+        self._show(
+            MenuScene(
+                "Credits",
+                lines,
+                menu,
+                lambda _key: self.show_title(),
+                on_back=self.show_title,
+                backdrop=self.attract,
+            )
+        )
+
     def show_options(self, back: Callable[[], None]) -> None:
         """The engine's options screen; ``back`` shows the screen it was opened from."""
-        self._show(OptionsScene(self.engine, on_back=back))
+        options = OptionsScene(self.engine, on_back=back)
+        if self.current is None:  # from the title: the attract mode plays on behind
+            options.backdrop = self.attract
+            options.panel.dim_background = True
+        self._show(options)
 
     def _options_from_pause(self) -> None:
         level = self.current
@@ -240,6 +308,11 @@ class GameSession:
             self.show_final(final_hash)
             return
         lines = [self.level_names[self.level_index], f"time {level_time}"]
+        par_s = scene.sim.par_time_s
+        if par_s is not None:
+            par_ticks = math.ceil(par_s * self.engine.tick_rate.rate_hz)
+            verdict = "under par!" if scene.sim.ticks <= par_ticks else "over par"
+            lines[-1] += f"   par {format_igt(self.engine.tick_rate, par_ticks)}   {verdict}"
         lines.append(f"coins {coins}")
         if self.speedrun is not None:
             lines += self.speedrun.split_lines(split)
@@ -323,6 +396,7 @@ class GameSession:
 
     def _show(self, scene: Any) -> None:
         if self.music is not None:
-            self.music.play(LEVEL_MUSIC if isinstance(scene, TapedLevelScene) else TITLE_MUSIC)
+            music = LEVEL_MUSIC if isinstance(scene, TapedLevelScene) else TITLE_MUSIC
+            self.music.play(asset_path(music))
         self.engine.show(scene)
         self.engine.resync()

@@ -37,6 +37,24 @@ def test_every_package_is_listed_in_pyproject() -> None:
     assert "game.project_data" in listed_packages()
 
 
+def shipped_project_files() -> set[Path]:
+    """The project files the wheel ships: ``game.project_data``'s package-data globs, expanded."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = data["tool"]["setuptools"]["package-data"]["game.project_data"]
+    return {path for pattern in globs for path in ROOT.glob(pattern) if path.is_file()}
+
+
+def test_every_level_file_ships_in_the_wheel() -> None:
+    # levels/screenshots/ are the README's pictures, not the game's.
+    files = {
+        path
+        for path in (ROOT / "levels").rglob("*")
+        if path.is_file() and "screenshots" not in path.relative_to(ROOT).parts
+    }
+    missing = sorted(str(path.relative_to(ROOT)) for path in files - shipped_project_files())
+    assert not missing, f"add globs for {missing} to game.project_data's package data"
+
+
 @pytest.mark.slow
 def test_the_wheel_holds_the_game_and_runs_from_any_folder(tmp_path: Path) -> None:
     built = subprocess.run(
@@ -52,6 +70,10 @@ def test_the_wheel_holds_the_game_and_runs_from_any_folder(tmp_path: Path) -> No
         assert f"game/project_data/levels/{level.name}" in names
         assert f"game/project_data/levels/replays/{level.stem}.replay" in names
     assert "game/project_data/levels/tiles/tiles.tsj" in names
+    for folder in ("backgrounds", "music"):
+        for path in sorted((ROOT / "levels" / folder).iterdir()):
+            assert f"game/project_data/levels/{folder}/{path.name}" in names
+    assert "game/project_data/levels/CREDITS.md" in names
     assert "engine/timing/game_loop.py" in names and "game/entities/player.py" in names
     assert not [name for name in names if name.startswith(("levels/", "tests/"))]
     # Installed from the wheel (not editable), the game plays its levels from anywhere.

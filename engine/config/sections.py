@@ -103,6 +103,9 @@ class VideoConfig:
         max=16,
         also_allowed=(0,),
     )
+    screen_shake: bool = setting(
+        True, "Shake the view on hits and falls (off for players it bothers)."
+    )
     title: str = setting("Platformer", "Window title.")
 
     @property

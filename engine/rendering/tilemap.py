@@ -31,6 +31,7 @@ FLIP_VERTICAL = 0x40000000
 FLIP_DIAGONAL = 0x20000000
 
 _TEXTURES: dict[tuple[Any, ...], arcade.Texture] = {}
+_IMAGE_TEXTURES: dict[tuple[Any, ...], tuple[arcade.Texture, float]] = {}
 
 
 def texture_for(art: TileArt | str | Path, flags: int = 0) -> arcade.Texture:
@@ -55,7 +56,12 @@ def texture_for(art: TileArt | str | Path, flags: int = 0) -> arcade.Texture:
             )
             _TEXTURES[(art, 0)] = base
     else:
-        base = _TEXTURES.get((str(art), 0)) or arcade.load_texture(str(art))
+        # The bounding box, not arcade's default hit box traced around the opaque pixels: a
+        # sprite's left and bottom follow its hit box, so a picture with a transparent bottom
+        # (clouds) would otherwise be placed too low.
+        base = _TEXTURES.get((str(art), 0)) or arcade.load_texture(
+            str(art), hit_box_algorithm=arcade.hitbox.algo_bounding_box
+        )
         _TEXTURES[(str(art), 0)] = base
     texture = base
     if flags & FLIP_DIAGONAL:
@@ -66,6 +72,39 @@ def texture_for(art: TileArt | str | Path, flags: int = 0) -> arcade.Texture:
         texture = texture.flip_top_bottom()
     _TEXTURES[key] = texture
     return texture
+
+
+def image_texture(path: Path, scale: float) -> tuple[arcade.Texture, float, float]:
+    """An image layer's texture, the scale to draw it at and how far above the image's bottom
+    the texture starts (in drawn pixels); cached.
+
+    Scaled down (``scale < 1``, e.g. art drawn at 128 px tiles in a game of 32 px tiles), the
+    picture is shrunk once here, with nearest-neighbour sampling, and drawn at scale 1; and its
+    fully transparent rows at the top and bottom are cut off (a band of clouds is a small part of
+    its picture). In software GL a full-screen backdrop layer costs a blend for every pixel it
+    covers, transparent or not, and its size in the texture atlas.
+    """
+    if scale >= 1.0:
+        return texture_for(path), scale, 0.0
+    key = ("image", str(path), scale)
+    cached = _IMAGE_TEXTURES.get(key)
+    if cached is None:
+        from PIL import Image
+
+        with Image.open(path) as image:
+            full = image.convert("RGBA")
+        size = (max(1, round(full.width * scale)), max(1, round(full.height * scale)))
+        small = full.resize(size, Image.Resampling.NEAREST)
+        box = small.getchannel("A").getbbox()
+        upper, lower = (box[1], box[3]) if box is not None else (0, 1)
+        texture = arcade.Texture(
+            small.crop((0, upper, small.width, lower)),  # whole width: it may repeat
+            hash=f"image:{path}:{scale}",
+            hit_box_algorithm=arcade.hitbox.algo_bounding_box,
+        )
+        cached = _IMAGE_TEXTURES[key] = (texture, float(small.height - lower))
+    texture, lift_px = cached
+    return texture, 1.0, lift_px
 
 
 def frames_in_ticks(animation: Iterable[tuple[int, int]], step_ms: float) -> list[tuple[int, int]]:
@@ -150,17 +189,17 @@ class TileMapView:
 
     def _image_layer(self, layer: ImageLayer) -> LayerView:
         sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList(lazy=True)
-        texture = texture_for(layer.image)
-        width = texture.width * self.scale
+        texture, sprite_scale, lift_px = image_texture(layer.image, self.scale)
+        width = texture.width * sprite_scale
         x = layer.offset_px[0]
         copies = 1
         if layer.repeat_x:
             copies = max(1, math.ceil(self.level.width_px * 2 / width) + 2)
             x -= width
         for copy in range(copies):
-            sprite = arcade.Sprite(texture, scale=self.scale)
+            sprite = arcade.Sprite(texture, scale=sprite_scale)
             sprite.left = x + copy * width
-            sprite.bottom = layer.offset_px[1]
+            sprite.bottom = layer.offset_px[1] + lift_px
             sprite.alpha = round(255 * max(0.0, min(1.0, layer.opacity)))
             sprites.append(sprite)
         return LayerView(layer.name, sprites, layer.parallax, layer.foreground)

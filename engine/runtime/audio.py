@@ -174,7 +174,7 @@ class Music:
             import arcade
 
             try:
-                sound = arcade.load_sound(path, streaming=True)
+                sound = arcade.load_sound(path)
             except Exception as exc:  # a missing or undecodable file
                 self.warn(f"music {path} is off: {exc}")
                 self._silent = True

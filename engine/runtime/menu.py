@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import arcade
 
 from engine.input.snapshot import InputSnapshot
+from engine.runtime.fonts import TITLE_FONT, UI_FONT, load_fonts
 from engine.runtime.scene import Scene
 
 __all__ = ["Menu", "MenuItem", "MenuPanel", "MenuScene"]
@@ -28,7 +30,6 @@ __all__ = ["Menu", "MenuItem", "MenuPanel", "MenuScene"]
 CONFIRM_ACTIONS = ("jump", "confirm")
 """Actions that choose the selected item (when the game's action map has them)."""
 
-TITLE_FONT_SIZE = 22
 TEXT_FONT_SIZE = 9
 ITEM_FONT_SIZE = 12
 LINE_SPACING = 1.6
@@ -36,6 +37,7 @@ SELECTED_COLOR = arcade.color.YELLOW
 ITEM_COLOR = arcade.color.WHITE
 TEXT_COLOR = arcade.color.LIGHT_GRAY
 DIM_COLOR = (0, 0, 0, 160)
+SHADOW_COLOR = (0, 0, 0, 170)
 
 
 @dataclass(slots=True)
@@ -145,6 +147,8 @@ class MenuPanel:
     lines: Sequence[str] = ()
     menu: Menu | None = None
     dim_background: bool = False
+    title_size: int = 22
+    title_color: tuple[int, int, int, int] = (255, 255, 255, 255)
     _texts: list[arcade.Text] = field(default_factory=list, repr=False)
     _built_for: tuple[object, ...] | None = field(default=None, repr=False)
 
@@ -158,10 +162,14 @@ class MenuPanel:
             self._built_for = key
         if self.menu is not None:
             first_item = len(self._texts) - len(self.menu.items)
-            for i, text in enumerate(self._texts[first_item:]):
-                item = self.menu.items[i]
-                text.color = SELECTED_COLOR if i == self.menu.selected else ITEM_COLOR
-                text.text = ("> " if i == self.menu.selected else "") + item.text
+            for i, text in enumerate(self._texts[first_item:]):  # relaid out only on a change
+                selected = i == self.menu.selected
+                label = ("> " if selected else "") + self.menu.items[i].text
+                if text.text != label:
+                    text.text = label
+                color = SELECTED_COLOR if selected else ITEM_COLOR
+                if tuple(text.color) != tuple(color):
+                    text.color = color
         for text in self._texts:
             text.draw()
 
@@ -169,25 +177,31 @@ class MenuPanel:
         return tuple(item.text for item in self.menu.items) if self.menu is not None else ()
 
     def _build(self, width_px: int, height_px: int) -> None:
+        load_fonts()
         centre_x = width_px / 2
+
+        def text(label: str, dx: float, y: float, color: Any, size: int, font: str) -> arcade.Text:
+            return arcade.Text(
+                label, centre_x + dx, y, color, size, anchor_x="center", font_name=font
+            )
+
         rows = len(self.lines) + (len(self.menu.items) if self.menu is not None else 0)
-        y = min(height_px * 0.78, height_px / 2 + (rows + 2) * ITEM_FONT_SIZE * LINE_SPACING / 2)
-        texts = [
-            arcade.Text(
-                self.title, centre_x, y, ITEM_COLOR, TITLE_FONT_SIZE, anchor_x="center", bold=True
-            )
+        title_size = self.title_size
+        y = min(
+            height_px * 0.8,
+            height_px / 2 + (rows * ITEM_FONT_SIZE + title_size) * LINE_SPACING / 2,
+        )
+        texts = [  # the title's shadow, then the title
+            text(self.title, 2, y - 2, SHADOW_COLOR, title_size, TITLE_FONT),
+            text(self.title, 0, y, self.title_color, title_size, TITLE_FONT),
         ]
-        y -= TITLE_FONT_SIZE * LINE_SPACING
+        y -= title_size * LINE_SPACING
         for line in self.lines:
-            texts.append(
-                arcade.Text(line, centre_x, y, TEXT_COLOR, TEXT_FONT_SIZE, anchor_x="center")
-            )
+            texts.append(text(line, 0, y, TEXT_COLOR, TEXT_FONT_SIZE, UI_FONT))
             y -= TEXT_FONT_SIZE * LINE_SPACING
         y -= ITEM_FONT_SIZE * 0.5
         for label in self._item_texts():
-            texts.append(
-                arcade.Text(label, centre_x, y, ITEM_COLOR, ITEM_FONT_SIZE, anchor_x="center")
-            )
+            texts.append(text(label, 0, y, ITEM_COLOR, ITEM_FONT_SIZE, UI_FONT))
             y -= ITEM_FONT_SIZE * LINE_SPACING
         self._texts = texts
 
@@ -202,6 +216,8 @@ class MenuScene(Scene):
         on_choose: Called with the chosen (or changed) item's key.
         on_back: Called when ``pause`` is pressed (e.g. back to the previous screen), if given.
         background_color: The screen's colour.
+        backdrop: A scene that ticks (with no input) and draws behind the menu, dimmed: a
+            level playing a replay behind a title screen.
     """
 
     def __init__(
@@ -213,16 +229,23 @@ class MenuScene(Scene):
         *,
         on_back: Callable[[], None] | None = None,
         background_color: arcade.types.RGBOrA255 = arcade.color.DARK_MIDNIGHT_BLUE,
+        backdrop: Scene | None = None,
     ) -> None:
         super().__init__(background_color=background_color)
-        self.panel = MenuPanel(title, lines, menu)
+        self.panel = MenuPanel(title, lines, menu, dim_background=backdrop is not None)
+        self.backdrop = backdrop
         self.menu = menu
         self.on_choose = on_choose
         self.on_back = on_back
         self._camera: arcade.Camera2D | None = None
 
     def on_tick(self, tick: int, snapshot: InputSnapshot) -> None:
-        """Move the selection, change a setting or choose."""
+        """Tick the backdrop (without input), then move the selection, change or choose."""
+        if self.backdrop is not None:
+            self.backdrop.engine = self.engine
+            self.backdrop.on_tick(tick, InputSnapshot(snapshot.action_map, 0, 0))
+            if self.backdrop.background_color is not None:  # the frame is cleared to it
+                self.background_color = self.backdrop.background_color
         if (
             self.on_back is not None
             and "pause" in snapshot.action_map
@@ -235,7 +258,10 @@ class MenuScene(Scene):
             self.on_choose(chosen)
 
     def on_render(self, alpha: float, frame_dt_s: float) -> None:
-        """Draw the panel."""
+        """Draw the backdrop, then the panel."""
+        if self.backdrop is not None:
+            self.backdrop.engine = self.engine
+            self.backdrop.on_render(alpha, frame_dt_s)
         if self._camera is None:
             self._camera = self.engine.video.camera()
         self._camera.use()

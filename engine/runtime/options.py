@@ -16,6 +16,7 @@ Fullscreen              ``[video] fullscreen`` (F11 and Alt+Enter toggle it anyw
 Window scale            ``[video] scale``: the window is the picture times this
 Scaling                 ``[video] scale_mode``: integer, fit or stretch
 Vsync                   ``[video] vsync``
+Screen shake            ``[video] screen_shake`` (off for players it bothers)
 Timer                   ``[speedrun] show_timer`` and ``show_rta``
 Controls                :class:`ControlsScene`: rebind keys and gamepad buttons
 Reset to defaults       back to ``config.toml``'s values (the settings file forgets them)
@@ -70,6 +71,7 @@ OPTION_KEYS: tuple[str, ...] = (
     "video.scale",
     "video.scale_mode",
     "video.vsync",
+    "video.screen_shake",
     "speedrun.show_timer",
     "speedrun.show_rta",
 )
@@ -196,6 +198,7 @@ class OptionsScene(MenuScene):
                 modes.index(video.scale_mode) if video.scale_mode in modes else 0,
             ),
             MenuItem("vsync", "Vsync", OFF_ON, int(video.vsync)),
+            MenuItem("screen_shake", "Screen shake", OFF_ON, int(video.screen_shake)),
             MenuItem("timer", "Timer", tuple(c[0] for c in TIMER_CHOICES), timer),
             MenuItem("controls", "Controls..."),
             MenuItem("reset", "Reset to defaults"),
@@ -217,6 +220,8 @@ class OptionsScene(MenuScene):
             self.changer.change({"video.scale_mode": tuple(SCALE_MODE_LABELS)[choice]})
         elif key == "vsync":
             self.changer.change({"video.vsync": bool(choice)})
+        elif key == "screen_shake":
+            self.changer.change({"video.screen_shake": bool(choice)})
         elif key == "timer":
             _, show_timer, show_rta = TIMER_CHOICES[choice]
             self.changer.change({"speedrun.show_timer": show_timer, "speedrun.show_rta": show_rta})

@@ -106,9 +106,11 @@ class Video:
         screen = ctx.screen
         screen.use()
         width, height = self.window.get_framebuffer_size()
-        screen.viewport = (0, 0, width, height)
-        screen.clear(color=LETTERBOX_COLOR)
-        screen.viewport = self.present_rect()
+        rect = self.present_rect()
+        if rect != (0, 0, width, height):  # bars to paint (a clear costs a pass over the window)
+            screen.viewport = (0, 0, width, height)
+            screen.clear(color=LETTERBOX_COLOR)
+        screen.viewport = rect
         self.texture.use(0)
         self._program["picture"] = 0
         with ctx.enabled_only():  # no blending: the picture replaces what is there

@@ -113,6 +113,9 @@ simulator, the benchmarks, the demo, this generator) and ``python -m engine``, w
 MANIFEST_NAME = "engine-manifest.json"
 """The project file that records the vendored engine (see :class:`Manifest`)."""
 
+ASSET_FOLDERS = ("tiles", "backgrounds", "music")
+"""Folders of ``levels/`` copied whole: the tileset, the backdrop pictures, the music."""
+
 MANIFEST_FORMAT = "vendored-engine-manifest"
 
 RESERVED_NAMES = frozenset({"engine", "game", "levels", "tests", "test", "sounds", "music"})
@@ -357,6 +360,7 @@ def _template_files(
         "test_dependencies": _toml_list(test_dependencies),
         "bundle_dependencies": _toml_list(bundle),
         "packages": _toml_list([*packages, f"{project.name}.project_data"]),
+        "package_data": _toml_list(_project_data_globs(source_root / "pyproject.toml")),
         "levels": _level_names(source_root),
     }
     files: dict[PurePosixPath, bytes] = {}
@@ -382,6 +386,16 @@ def _dependencies(pyproject: Path) -> tuple[list[str], list[str]]:
 def _extra(pyproject: Path, name: str) -> list[str]:
     data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     return list(data["project"].get("optional-dependencies", {}).get(name, []))
+
+
+def _project_data_globs(pyproject: Path) -> list[str]:
+    """The sample game's project files shipped in its wheel: the new game ships the same ones.
+
+    One list, in the template's ``pyproject.toml`` (``game.project_data``'s package data), so
+    an asset folder the sample game gains (backdrops, music) ships in new games too.
+    """
+    data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    return list(data["tool"]["setuptools"]["package-data"]["game.project_data"])
 
 
 def _toml_list(items: Iterable[str]) -> str:
@@ -447,9 +461,11 @@ def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, byt
         files[PurePosixPath("levels", level.name)] = level.read_bytes()
         replay = PurePosixPath("levels", "replays", f"{level.stem}.replay")
         files[replay] = (source_root / str(replay)).read_bytes()  # byte for byte: hashes
-    for path in sorted((levels / "tiles").iterdir()):
-        if path.is_file():
-            files[PurePosixPath("levels", "tiles", path.name)] = path.read_bytes()
+    for folder in ASSET_FOLDERS:
+        for path in sorted((levels / folder).iterdir()):
+            if path.is_file():
+                files[PurePosixPath("levels", folder, path.name)] = path.read_bytes()
+    files[PurePosixPath("levels/CREDITS.md")] = (levels / "CREDITS.md").read_bytes()
     files[PurePosixPath("levels/README.md")] = levels_readme(project, source_root).encode()
     return files
 

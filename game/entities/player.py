@@ -65,6 +65,9 @@ LADDER_REACH_TILES = 0.25
 FALL_OUT_TILES = 4.0
 #: Ticks a hurt player stays frozen (flashing) before it respawns: 0.6 s at 60 Hz.
 HURT_TICKS = 36
+#: Running faster than this fraction of the top speed kicks up dust every few ticks.
+STEP_DUST_SPEED_FRACTION = 0.7
+STEP_DUST_EVERY_TICKS = 9
 #: Pushing a crate moves at this fraction of the run speed.
 PUSH_SPEED_FRACTION = 0.5
 #: The player's mass (a crate weighs 2 by default).
@@ -191,6 +194,8 @@ class Player(Entity):
             world.emit("jump", x_px, feet_px)
         if output.landed:
             world.emit("land", x_px, feet_px)
+        elif self._running_fast(world):
+            world.emit("step", x_px - math.copysign(6.0, self.state.vx_px_s), feet_px)
         self._feet_before_step_px = feet_px
         self.body.velocity = self.sweep(world, *output.velocity_px_s)
         self._press_on_ground(world)
@@ -202,6 +207,16 @@ class Player(Entity):
         self.position_px = ((left + right) / 2, bottom)
         if not self.hurt and top < -FALL_OUT_TILES * world.level.tile_size_px:
             self.hurt_by(world, "fall")
+
+    def _running_fast(self, world: LevelWorld) -> bool:
+        """Every few ticks while running near top speed on the ground (for the dust)."""
+        state = self.state
+        return (
+            state.grounded
+            and not state.climbing
+            and abs(state.vx_px_s) > STEP_DUST_SPEED_FRACTION * self.tuning.run_speed_px_s
+            and world.ticks % STEP_DUST_EVERY_TICKS == 0
+        )
 
     def _animate(self, tick: int) -> None:
         assert self.animator is not None

@@ -56,8 +56,10 @@ def make_engine(gl_window: Any) -> Iterator[Callable[..., tuple[Any, Any]]]:
 
     engines = []
 
-    def make(path: Path, display_hz: float = 60.0, **scene_kwargs: Any) -> tuple[Any, Any]:
-        config = load_config(None)
+    def make(
+        path: Path, display_hz: float = 60.0, overrides: tuple[str, ...] = (), **scene_kwargs: Any
+    ) -> tuple[Any, Any]:
+        config = load_config(None, overrides)
         engine = Engine(gl_window, config, headless=True, display_hz=display_hz, probe_frames=0)
         scene = LevelScene.for_engine(engine, path, TUNING, **scene_kwargs)
         engine.show(scene)
@@ -87,6 +89,38 @@ def test_same_script_gives_the_same_state_at_60_and_144_hz(make_engine: Any) -> 
         hashes[display_hz] = scene.state_hash()
         assert scene.coins_collected > 0  # the script did something
     assert hashes[60.0] == hashes[144.0]
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("shake", ["true", "false"])
+def test_effects_on_or_off_the_replay_keeps_every_hash(make_engine: Any, shake: str) -> None:
+    """Dust, sparks, the shake and the overlays are drawn from state: every hash still matches.
+
+    Level 4's replay stomps nothing but crumbles stones (shake, debris) and collects coins
+    (sparks); a small picture keeps it quick.
+    """
+    from engine.input.replay import ReplayVerifier, load_replay
+
+    replay = load_replay(ROOT / "levels" / "replays" / "level4.replay")
+    overrides = (
+        f"video.screen_shake={shake}",
+        "video.internal_width=160",
+        "video.internal_height=90",
+    )
+    engine, scene = make_engine(ROOT / "levels" / "level4.json", 60.0, overrides)
+    verifier = ReplayVerifier(replay, source="level4")
+    inputs = verifier.player(engine.actions)
+    drawn = []
+    scene.script = lambda tick: inputs.sample()
+    while not inputs.finished:
+        tick = scene.sim.ticks
+        engine.run_frame()
+        if scene.sim.ticks > tick:
+            verifier.check(tick, scene.state_hash())
+            xy, _ = scene.effects.particles(scene.sim.events, scene.sim.ticks - 0.5)
+            drawn.append(len(xy))
+    assert scene.completed
+    assert max(drawn) > 0  # effects were really drawn along the way
 
 
 @pytest.mark.gl

@@ -121,6 +121,32 @@ def test_the_pause_menu_restarts_and_quits_to_title(session: GameSession) -> Non
     assert menu_title(session) == "Platformer"
 
 
+def test_the_title_plays_the_bundled_replays_behind_the_menu(session: GameSession) -> None:
+    scene = session.engine.scene
+    assert isinstance(scene, MenuScene) and scene.backdrop is session.attract
+    frames(session, 30)
+    level = session.attract.current
+    assert level is not None and level.level_path == LEVELS[0]
+    assert level.sim.ticks > 0  # the replay is playing, without the player's input
+    assert not level.show_hud and level.sounds is None
+    assert session.current is None  # no attempt is counted
+
+
+def test_credits_come_from_the_credits_file_and_go_back(session: GameSession) -> None:
+    from game.assets import asset_path
+    from game.session import CREDITS_FILE, credit_lines
+
+    for _ in range(3):
+        tap(session, "down")  # Credits
+    tap(session, "jump")
+    assert menu_title(session) == "Credits"
+    lines = session.engine.scene.panel.lines
+    assert lines == credit_lines(Path(asset_path(CREDITS_FILE))) and len(lines) >= 5
+    assert any("Kenney" in line for line in lines)
+    tap(session, "pause")
+    assert menu_title(session) == "Platformer"
+
+
 def test_options_from_the_title_and_from_the_pause_menu_come_back(session: GameSession) -> None:
     tap(session, "down")
     tap(session, "down")  # Options
@@ -169,6 +195,9 @@ def test_completing_a_level_shows_the_complete_screen_then_the_next_level(
     frames(session, 5)
     reach_exit(session)
     assert menu_title(session) == "Level complete!"
+    lines = session.engine.scene.panel.lines
+    assert lines[0] == "First Steps"
+    assert lines[1].startswith("time 0:00.") and "par 0:12.000   under par!" in lines[1]
     assert session.sounds is not None and session.sounds.played["complete"] == 1
     assert [a.outcome for a in session.attempts] == ["complete"]
     tap(session, "jump")  # Next level
