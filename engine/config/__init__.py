@@ -15,9 +15,9 @@ Where the file lives:
     the key names allowed in ``[input]``, and ``python -m engine.config --config
     my.toml --set timing.mode=strict`` validates a file and prints the effective
     configuration. A game's own sections are known to the checker when it is told
-    where the game declares them: ``python -m engine.config --sections game.config``
-    imports ``game.config`` and reads its ``CONFIG_SECTIONS`` mapping
-    (``--sections MODULE:NAME`` for another name).
+    where the game declares them: ``python -m engine.config --sections mygame.config``
+    imports the game package's ``mygame.config`` and reads its ``CONFIG_SECTIONS``
+    mapping (``--sections MODULE:NAME`` for another name).
 
 The file:
     One table per section (``[timing]``, ``[video]``, ``[render]``, ``[camera]``,
@@ -40,7 +40,7 @@ Errors:
     Every problem raises :class:`ConfigError`, whose text is exactly one line naming
     the file (or ``--set``), the key, the offending value and what is allowed::
 
-        config error: game.toml: timing.tick_rate_hz = -5: must be a number in 1 <= x <= 1000
+        config error: settings.toml: timing.tick_rate_hz = -5: must be a number in 1 <= x <= 1000
 
     :func:`config_from_args` prints that line to stderr and exits with status 2.
 

@@ -455,7 +455,7 @@ def sections_from_spec(spec: str) -> dict[str, type]:
     attribute = attribute or SECTIONS_ATTRIBUTE
     where = f"--sections {_show(spec)}"
     if not module_name or not all(part.isidentifier() for part in module_name.split(".")):
-        raise ConfigError(where, "expected MODULE[:NAME], e.g. --sections game.config")
+        raise ConfigError(where, "expected MODULE[:NAME], e.g. --sections mygame.config")
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # an ImportError, or whatever the module raised on import
@@ -496,7 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="MODULE[:NAME]",
         default=None,
         help=f"a game's own sections: the {SECTIONS_ATTRIBUTE} mapping (or NAME) of MODULE, "
-        "e.g. --sections game.config",
+        "e.g. --sections mygame.config",
     )
     args = parser.parse_args(argv)
     extra: dict[str, type] | None = None

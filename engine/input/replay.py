@@ -1084,8 +1084,8 @@ class ReplayVerifier:
         player = verifier.player()
         while not player.finished:
             tick = player.position
-            game.step(player.sample())
-            verifier.check(tick, game.world.state_hash())
+            sim.step(player.sample())
+            verifier.check(tick, sim.world.state_hash())
 
     Args:
         replay: The replay to verify against.

@@ -1,4 +1,4 @@
-"""Command-line plumbing shared by the engine's commands (``engine.tools.demo``, the sample game, ...).
+"""Command-line plumbing shared by the engine's commands (``engine.tools.demo``, a game's, ...).
 
 Every engine command accepts the same runtime flags:
 
@@ -35,8 +35,8 @@ Headless memory: a headless run draws as fast as it can, and software GL (Mesa l
 queues the frames it has not finished yet: the process grew to 2.5 GB and then spent seconds
 to minutes in ``window.close()``. :func:`finish_gl_queue` waits for the queue every
 :data:`GL_FINISH_EVERY_FRAMES` frames. Measured on this 2-core machine (shared, two runs each):
-``python -m game --headless --replay levels/replays/level3.replay --display-hz 240`` (4284
-frames) peaked at 863-900 MiB and took 24-40 s from its summary line to its exit without it,
+the template's game with ``--headless --replay levels/replays/level3.replay --display-hz
+240`` (4284 frames) peaked at 863-900 MiB and took 24-40 s from its summary line to its exit without it,
 202 MiB and under 0.7 s with it, for the same CPU time (66-68 s without, 68-70 s with); the
 demo at 240 Hz for 2000 frames went from 481 MiB and 16 s to 186 MiB and 0.2 s. Waiting every
 4 frames cost more CPU; every 64 let the peak grow again.

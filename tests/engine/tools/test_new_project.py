@@ -287,7 +287,7 @@ def test_no_leftovers_of_the_sample_game(project: Path) -> None:
     checked = 0
     for path in sorted(project.rglob("*")):
         relative = path.relative_to(project)
-        if relative.parts[0] in ("engine", ".git") or not path.is_file():
+        if relative.parts[0] == ".git" or not path.is_file():
             continue
         if path.suffix not in (".py", ".md", ".toml", ".json", ".txt", ""):
             continue
@@ -296,7 +296,7 @@ def test_no_leftovers_of_the_sample_game(project: Path) -> None:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not LEFTOVERS.search(line), f"{relative}:{number}: {line}"
         checked += 1
-    assert checked >= 30
+    assert checked >= 100  # the game, its tests and the vendored engine
 
 
 def test_rewrite_renames_the_package_its_command_and_its_distribution() -> None:
