@@ -13,8 +13,9 @@ What it makes:
         DIR/engine/               this engine, vendored (not its tools)
         DIR/engine-manifest.json  the engine's version, its dependency pins and every vendored
                                   file's hash (what ``--update-engine`` compares with)
-        DIR/levels/               the starter levels (the first two), their replays, the tileset
-                                  and the level designer's guide
+        DIR/levels/               the starter levels (the first two), their replays, and every
+                                  other file of the sample game's levels/ its wheel ships (the
+                                  tileset, backdrops, music, CREDITS.md); the designer's guide
         DIR/tests/                tests that play every replay, run the game, check packaging
 
 One source:
@@ -31,7 +32,8 @@ Names (:func:`project_from_name`):
     name, its words capitalised (``moon_jump`` -> ``Moon Jump``). A package name that is not
     plain ASCII, is a keyword, is longer than :data:`MAX_NAME_LENGTH`, would shadow the
     standard library, the engine, ``test``/``tests``, a dependency of the engine (its whole
-    dependency tree, with the test and bundle tools) or any module already importable here
+    dependency tree, with the test and bundle tools), a widely used package a game may install
+    later (:data:`COMMON_IMPORTS`: ``requests``, ``yaml``...) or any module already importable here
     (as Django's ``startproject`` refuses one) is refused in one line, exit status 2.
 
 Keeping the user's work:
@@ -113,8 +115,6 @@ simulator, the benchmarks, the demo, this generator) and ``python -m engine``, w
 MANIFEST_NAME = "engine-manifest.json"
 """The project file that records the vendored engine (see :class:`Manifest`)."""
 
-ASSET_FOLDERS = ("tiles", "backgrounds", "music")
-"""Folders of ``levels/`` copied whole: the tileset, the backdrop pictures, the music."""
 
 MANIFEST_FORMAT = "vendored-engine-manifest"
 
@@ -130,6 +130,14 @@ KNOWN_IMPORTS = frozenset(
     | {"pip", "wheel", "typing_extensions", "pycparser", "pluggy", "iniconfig", "packaging"}
 )
 """Import names refused even when the metadata of the environment cannot be read."""
+
+COMMON_IMPORTS = frozenset(
+    {"requests", "urllib3", "certifi", "idna", "charset_normalizer", "six", "yaml", "toml"}
+    | {"click", "rich", "typer", "pydantic", "django", "flask", "pygame", "pyglet", "scipy"}
+    | {"pandas", "matplotlib", "moderngl", "pyopengl", "OpenGL", "psutil", "tqdm", "boto3"}
+)
+"""Import names of widely used packages a game may install later (to fetch a leaderboard, read
+YAML, plot its timings): not needed now, but a game package of that name would hide them."""
 
 MAX_NAME_LENGTH = 16
 """Longest package name: it is typed in every ``python -m NAME`` and fits the copied lines."""
@@ -282,6 +290,11 @@ def name_problem(name: str, dest: Path | None = None) -> str | None:
         return f"{name!r} is a standard library module: the game's package would shadow it"
     if name in dependency_names():
         return f"{name!r} is a package the engine or its tools need: the game would shadow it"
+    if name in {common.lower() for common in COMMON_IMPORTS}:
+        return (
+            f"{name!r} is the name of a widely used Python package the game may need one day: "
+            "the game would hide it; pick another name"
+        )
     spec = importlib.util.find_spec(name)
     if spec is not None:
         where = spec.origin or next(iter(spec.submodule_search_locations or []), "")
@@ -455,19 +468,36 @@ def rewrite_game_text(text: str, project: Project) -> str:
 
 
 def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
+    """The new game's ``levels/``: the starter levels and replays, and every other file of it.
+
+    Which files count is the sample game's one list, the project files its wheel ships
+    (:func:`_project_data_globs`): the tileset, backdrops, music and ``CREDITS.md`` today, and
+    whatever asset folder it ships tomorrow. Of the maps and replays only the starters are
+    taken; ``levels/README.md`` is the new project's own (:func:`levels_readme`).
+    """
+    from game.level_order import LEVEL_SUFFIXES  # what the game counts as a level
+
+    starters = _starter_levels(source_root)
+    taken = {level.name for level in starters} | {f"{level.stem}.replay" for level in starters}
     levels = source_root / "levels"
     files: dict[PurePosixPath, bytes] = {}
-    for level in _starter_levels(source_root):
-        files[PurePosixPath("levels", level.name)] = level.read_bytes()
-        replay = PurePosixPath("levels", "replays", f"{level.stem}.replay")
-        files[replay] = (source_root / str(replay)).read_bytes()  # byte for byte: hashes
-    for folder in ASSET_FOLDERS:
-        for path in sorted((levels / folder).iterdir()):
-            if path.is_file():
-                files[PurePosixPath("levels", folder, path.name)] = path.read_bytes()
-    files[PurePosixPath("levels/CREDITS.md")] = (levels / "CREDITS.md").read_bytes()
+    for path in _project_files(source_root):
+        relative = path.relative_to(source_root)
+        if relative.parts[0] != "levels" or relative == Path("levels/README.md"):
+            continue
+        is_map = path.parent == levels and path.suffix.lower() in LEVEL_SUFFIXES
+        is_replay = path.parent == levels / "replays"
+        if (is_map or is_replay) and path.name not in taken:
+            continue
+        files[PurePosixPath(*relative.parts)] = path.read_bytes()  # byte for byte: hashes
     files[PurePosixPath("levels/README.md")] = levels_readme(project, source_root).encode()
     return files
+
+
+def _project_files(source_root: Path) -> list[Path]:
+    """The sample game's project files (``config.toml``, ``levels/``...) its wheel ships."""
+    globs = _project_data_globs(source_root / "pyproject.toml")
+    return sorted({path for glob in globs for path in source_root.glob(glob) if path.is_file()})
 
 
 def levels_readme(project: Project, source_root: Path = SOURCE_ROOT) -> str:

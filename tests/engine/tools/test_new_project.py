@@ -145,6 +145,8 @@ def test_names_give_a_lower_case_package_and_the_title_as_written(
         ("pycparser", "the engine or its tools need"),  # pymunk's, through cffi
         ("pytest", "the engine or its tools need"),
         ("hypothesis", "conflicts with the name of an existing Python module"),
+        ("requests", "widely used Python package"),
+        ("yaml", "widely used Python package"),
     ],
 )
 def test_bad_names_are_refused_with_one_line_and_exit_2(
@@ -249,6 +251,27 @@ def test_config_loads_with_the_games_sections_and_names_the_game(project: Path) 
     assert config.video.title == "Moon Jump"
     config_module = (project / NAME / "config.py").read_text(encoding="utf-8")
     assert 'APP_NAME = "moon-jump"' in config_module  # its own settings and records folders
+
+
+def test_config_toml_shows_known_keys_at_their_defaults(project: Path, tmp_path: Path) -> None:
+    """Every key config.toml sets or shows commented out exists and is the default (no drift)."""
+    from engine.config import load_config
+    from game.config import CONFIG_SECTIONS
+
+    text = (project / "config.toml").read_text(encoding="utf-8")
+    shown = re.sub(r"^# ([a-z_]+ = )", r"\1", text, flags=re.MULTILINE)
+    keys = re.findall(r"^\[(\w+)\]|^([a-z_]+) = ", shown, flags=re.MULTILINE)
+    assert len(keys) >= 8
+    (tmp_path / "all.toml").write_text(shown, encoding="utf-8")
+    every = load_config(tmp_path / "all.toml", extra_sections=CONFIG_SECTIONS)
+    default = load_config(None, extra_sections=CONFIG_SECTIONS)
+    section = ""
+    for table, key in keys:
+        section = table or section
+        if key and (section, key) != ("video", "title"):
+            tables = (c.extra.get(section) or getattr(c, section) for c in (every, default))
+            values = {getattr(table, key) for table in tables}
+            assert len(values) == 1, f"config.toml: [{section}] {key} is not the default"
 
 
 def test_ruff_passes_on_the_generated_project(project: Path) -> None:
