@@ -1,11 +1,13 @@
 """``python -m engine``: the engine's project commands.
 
-``python -m engine new NAME [--path DIR] [--force] [--update-engine]``
-    Start a new game from this template (see :mod:`engine.tools.new_project`); also installed as the
-    ``platformer-new`` console script.
+``python -m engine new NAME [--path DIR] [--force] [--update-engine] [--no-git]``
+    Start a new game, the sample game under a new name, or take this checkout's engine into
+    one (see :mod:`engine.tools.new_project`); also installed as the ``platformer-new``
+    console script.
 
 The engine's other tools are modules of their own: ``python -m engine.tools.demo``,
-``engine.tools.monitor_sim``, ``engine.tools.bench``, ``engine.levels`` and ``engine.config``.
+``engine.tools.monitor_sim``, ``engine.tools.bench``, ``engine.levels``, ``engine.config`` and
+``engine.bundle`` (a game's one-folder bundle).
 """
 
 from __future__ import annotations

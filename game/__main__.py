@@ -30,8 +30,19 @@ Replays (see :mod:`game.replay_run` and :mod:`engine.input.replay`):
     level, another format version, or a playback whose state differs from the recording stops
     with one line and exit status 2.
 
+``--rerecord FILE...``
+    Play each replay's inputs under the current settings, on the level as it is now (no
+    window), and if they still complete the level, write the replay again with the new state
+    hashes, level hash and settings hashes (:mod:`game.rerecord`). Otherwise nothing is
+    written and one line names where the run stops working. Exit status 0 when every replay
+    was re-recorded, 1 when one no longer completes its level, 2 for an unreadable file.
+
 With ``--record`` or ``--replay``, ``ticks`` counts the level's own ticks up to and including
 the completing tick, so the in-game time is the same at every display rate.
+
+Files: the levels and ``config.toml`` are the game's own, found beside the game wherever it
+is started from (:mod:`game.assets`); ``--level`` and ``--config`` name others. Levels play in
+the order of their file names (:mod:`game.level_order`).
 """
 
 from __future__ import annotations
@@ -64,7 +75,11 @@ from engine.runtime.launch import (
 )
 from engine.speedrun.timer import format_igt
 from engine.storage.atomic_file import save_target
+from engine.timing import TickRate
+from game.assets import ProjectFilesError, config_path, levels_dir
+from game.config import APP_NAME, CONFIG_SECTIONS
 from game.kinds import KINDS
+from game.level_order import bundled_levels
 from game.movement import PlayerTuning
 
 if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --headless flag
@@ -74,11 +89,6 @@ if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --h
     from game.replay_run import Recorder
 
 PROG = "python -m game"
-LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
-DEFAULT_LEVEL = LEVELS_DIR / "level1.json"
-EXTRA_SECTIONS = {"player": PlayerTuning}
-APP_NAME = "platformer-engine"
-"""Names the player's directories: options in the user config directory, records in the data one."""
 
 HEADLESS_DEFAULT_FRAMES = 600
 """Frames a headless run without ``--replay`` or ``--frames`` plays (10 s of a 60 Hz display)."""
@@ -116,6 +126,15 @@ def build_parser() -> OneLineParser:
         default=None,
         help="watch a speedrun's run file played through the game (timer, splits, LiveSplit)",
     )
+    tape.add_argument(
+        "--rerecord",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        default=None,
+        help="play replays' inputs under the current settings and, if they still complete "
+        "their level, rewrite their hashes",
+    )
     parser.add_argument(
         "--speedrun",
         action="store_true",
@@ -133,7 +152,7 @@ def replay_level_path(replay: Replay, source: Path) -> Path:
     level_id = replay.level_id
     if Path(level_id).name != level_id or level_id in (".", ".."):
         raise ReplayError(source, f"level id {level_id!r} is not a file name in levels/")
-    return LEVELS_DIR / level_id
+    return levels_dir() / level_id
 
 
 def load_checked_replay(source: Path, level_arg: Path | None) -> tuple[Replay, Path]:
@@ -175,6 +194,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     them, and the run ends at its next frame.
     """
     args = build_parser().parse_args(argv)
+    try:
+        levels_dir()  # a broken install says so in one line, before anything else
+    except ProjectFilesError as exc:
+        fail(PROG, str(exc))
     with StopSignals() as stop:
         return play(args, stop)
 
@@ -185,7 +208,9 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
     from engine.levels import LevelError, load_level
     from engine.runtime.launch import config_and_settings
 
-    config, settings = config_and_settings(args, APP_NAME, EXTRA_SECTIONS)
+    config, settings = config_and_settings(
+        args, APP_NAME, CONFIG_SECTIONS, config_path=config_path()
+    )
     if args.speedrun:
         config = dataclasses.replace(
             config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
@@ -201,7 +226,7 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
             dataclasses.replace(
                 config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
             ),
-            levels_dir=LEVELS_DIR,
+            levels_dir=levels_dir(),
             headless=headless,
             display_hz=args.display_hz,
             realtime=args.realtime,
@@ -213,9 +238,11 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
             music=None if headless else watch_music(config),
         )
         return stop.exit_status(status)
+    if args.rerecord is not None:
+        return stop.exit_status(rerecord_files(args.rerecord, args.level, config))
     tuning = config.section("player", PlayerTuning)
     replay: Replay | None = None
-    level_path: Path = args.level if args.level is not None else DEFAULT_LEVEL
+    level_path: Path = args.level if args.level is not None else bundled_levels(levels_dir())[0]
     try:
         # A broken level or replay stops here with one line, before any window opens.
         if args.replay is not None:
@@ -237,7 +264,7 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
         frames = HEADLESS_DEFAULT_FRAMES  # no input: the level would never end
     from engine.runtime.engine import Engine
     from engine.runtime.launch import open_window
-    from game.replay_run import Player, Recorder, TapedLevelScene
+    from game.replay_run import Player, Recorder, TapedLevelScene, settings_hashes
 
     window = open_window(config, headless=headless, prog=PROG)
     engine = Engine(
@@ -262,10 +289,12 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
                     f"recorded at {replay.tick_rate_hz} ticks per second, the game runs "
                     f"{engine.tick_rate.rate_hz} (set timing.tick_rate_hz to match)",
                 )
-            player = Player(replay, engine.actions, str(args.replay))
+            player = Player(replay, engine.actions, str(args.replay), settings_hashes(config))
             scene.tape = player
         elif args.record is not None:
-            recorder = Recorder(engine.actions, level_path, engine.tick_rate.rate_hz)
+            recorder = Recorder(
+                engine.actions, level_path, engine.tick_rate.rate_hz, settings_hashes(config)
+            )
             scene.tape = recorder
     except ReplayError as exc:
         print(exc, file=sys.stderr)
@@ -283,7 +312,7 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
             if headless:
                 finish_gl_queue(window, engine.loop.frames)
     except ReplayMismatch as exc:
-        print(exc, file=sys.stderr)
+        print(f"{exc}{rerecord_hint(args.replay)}", file=sys.stderr)
         if not engine.closed:
             window.close()
         return 2
@@ -351,10 +380,10 @@ def play_session(
     """Play with menus in the window until it closes; print the summary line."""
     from engine.runtime.audio import Music
     from game.replay_run import game_version
-    from game.session import GameSession, bundled_levels
+    from game.session import GameSession
     from game.speedrun import Speedrun
 
-    levels = [args.level] if args.level is not None else bundled_levels(LEVELS_DIR)
+    levels = [args.level] if args.level is not None else bundled_levels(levels_dir())
     session = GameSession(
         engine,
         config.section("player", PlayerTuning),
@@ -415,12 +444,12 @@ def verify_run_file(path: Path, config: Config, *, as_json: bool) -> int:
     """
     from engine.levels import LevelError
     from game.run_file import RunFileError, RunSettings, read_run, verify_run
-    from game.session import bundled_levels
 
     try:
         run = read_run(path)
-        order = [level.name for level in bundled_levels(LEVELS_DIR)]
-        result = verify_run(run, LEVELS_DIR, order, settings=RunSettings.from_config(config))
+        folder = levels_dir()
+        order = [level.name for level in bundled_levels(folder)]
+        result = verify_run(run, folder, order, settings=RunSettings.from_config(config))
     except (RunFileError, LevelError) as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -437,6 +466,63 @@ def verify_run_file(path: Path, config: Config, *, as_json: bool) -> int:
     if not result.verified:
         return 1
     return 0 if result.valid else VERIFY_INVALID_STATUS
+
+
+def rerecord_hint(path: Path) -> str:
+    """What to add to a divergence: how to keep the replay when the change was intended."""
+    return f"; if the change is intended, re-record it: {PROG} --rerecord {path}"
+
+
+def rerecord_files(paths: Sequence[Path], level_arg: Path | None, config: Config) -> int:
+    """``--rerecord``: re-record each replay, one line each; return the exit status.
+
+    0: every replay re-recorded; 1: the inputs of one no longer complete its level (nothing
+    written for it); 2: a file that is not a usable replay, or a level that cannot be loaded.
+    """
+    from engine.levels import LevelError
+    from game.replay_run import game_version
+    from game.rerecord import StopsWorking, rerecord
+
+    status = 0
+    for path in paths:
+        try:
+            old = load_replay(path)
+            level_path = level_arg if level_arg is not None else replay_level_path(old, path)
+            new = rerecord(old, level_path, config, game_version=game_version())
+            save_replay(new, path)
+        except StopsWorking as exc:
+            print(
+                f"{path}: NOT re-recorded: with the current settings {exc}; record it again "
+                f"by playing: {PROG} --record {path} --level {level_path}",
+                file=sys.stderr,
+            )
+            status = max(status, 1)
+            continue
+        except (ReplayError, LevelError) as exc:
+            print(exc, file=sys.stderr)
+            status = 2
+            continue
+        print(f"{path}: {rerecord_summary(old, new, level_path)}")
+    return status
+
+
+def rerecord_summary(old: Replay, new: Replay, level_path: Path) -> str:
+    """What re-recording changed, in words (the line ``--rerecord`` prints)."""
+    if new == old:
+        return f"unchanged: it plays exactly as recorded ({new.tick_count} ticks)"
+    igt = format_igt(TickRate.from_hz(new.tick_rate_hz), new.tick_count)
+    done = f"re-recorded: completes {level_path.name} in {new.tick_count} ticks (IGT {igt})"
+    if (new.inputs, new.hashes) == (old.inputs, old.hashes):
+        return f"{done}, every tick as before; its header is up to date (format, settings)"
+    changed = next(
+        (
+            tick
+            for tick, pair in enumerate(zip(old.hashes, new.hashes, strict=False))
+            if pair[0] != pair[1]
+        ),
+        min(old.tick_count, new.tick_count),
+    )
+    return f"{done}, was {old.tick_count} ticks; state hashes rewritten from tick {changed} on"
 
 
 def save_recording(recorder: Recorder, path: Path) -> ReplayError | None:

@@ -13,8 +13,8 @@ enemies), so it never touches the player's: the state hash, the replay and the r
 same with the ghost on or off (``tests/game/test_ghost.py`` checks it). Only its player is drawn
 (:class:`~game.level_scene.LevelScene`), translucent.
 
-Where the ghost comes from: when a valid run sets a personal best, :class:`~game.speedrun.Speedrun`
-keeps a copy of its run file as the category's *ghost file* (:func:`ghost_path`);
+Where the ghost comes from: when a valid run sets a personal best,
+:class:`~game.speedrun.Speedrun` keeps a copy of its run file as the category's *ghost file* (:func:`ghost_path`);
 :func:`ghost_replays` reads it back (bounded and checked like any run file) and picks, for each
 level, the attempt that completed it. A ghost file made with other settings, or on a level file
 that has changed since, gives no ghost for that level rather than a wrong one.

@@ -165,7 +165,7 @@ SWING = Kind(
 
 
 def game_kinds() -> KindRegistry:
-    """A registry with the engine's kinds and the sample game's."""
+    """A registry with the engine's kinds and the sample game's (add a new kind to the tuple)."""
     kinds = KindRegistry()
     for kind in (WALKER, FLYER, SPRING, LADDER, CRUMBLING_PLATFORM, CRATE, SWING):
         kinds.register(kind)

@@ -247,7 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             same = output.read_bytes() == data
         except OSError:
             same = False
-        print(f"{output}: {'up to date' if same else 'OUT OF DATE (run python -m game.make_run)'}")
+        verdict = "up to date" if same else "OUT OF DATE (run python -m game.make_run)"
+        print(f"{output}: {verdict}")
         return 0 if same else 1
     try:
         output.parent.mkdir(parents=True, exist_ok=True)

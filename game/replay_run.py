@@ -22,33 +22,37 @@ What is recorded:
 Header values:
     ``level-id`` is the level file's name (``level1.json``), looked up in ``levels/`` on
     playback; ``level-hash`` is :func:`~engine.input.replay.hash_level_file` of the level file, so a
-    replay of an edited level is rejected; ``game-version`` is the installed package's version
-    (:func:`game_version`), kept for people reading the file: playback does not reject other
-    versions, the state hashes catch any change that matters.
+    replay of an edited level is rejected; ``settings`` holds the hashes of the sections that
+    change the simulation (``[player]`` and ``[physics]``, :func:`settings_hashes`), so a
+    playback that diverges because the game was tuned since says which section changed;
+    ``game-version`` is the installed package's version (:func:`game_version`), kept for
+    people reading the file: playback does not reject other versions, the state hashes catch
+    any change that matters.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from engine.config import Config
 from engine.input.replay import Replay, ReplayRecorder, ReplayVerifier, hash_level_file
 from engine.input.snapshot import ActionMap, InputPlayer, InputSnapshot
+from game.config import APP_NAME
 from game.level_scene import LevelScene
+from game.run_file import RunSettings
 
 __all__ = [
     "FALLBACK_VERSION",
     "HASH_EVERY_TICKS",
-    "PACKAGE_NAME",
     "Player",
     "Recorder",
     "TapedLevelScene",
     "game_version",
+    "settings_hashes",
 ]
-
-PACKAGE_NAME = "platformer-engine"
-"""The distribution whose version :func:`game_version` reports."""
 
 FALLBACK_VERSION = "0.1.0"
 """The version in ``pyproject.toml``, used when the package is run from a source checkout."""
@@ -60,9 +64,14 @@ HASH_EVERY_TICKS = 1
 def game_version() -> str:
     """The game's version: the installed package's, or :data:`FALLBACK_VERSION` from a checkout."""
     try:
-        return importlib.metadata.version(PACKAGE_NAME)
+        return importlib.metadata.version(APP_NAME)
     except importlib.metadata.PackageNotFoundError:
         return FALLBACK_VERSION
+
+
+def settings_hashes(config: Config) -> dict[str, str]:
+    """The hashes of ``config``'s simulation settings, as replays record them."""
+    return RunSettings.from_config(config).section_hashes()
 
 
 class Recorder:
@@ -72,9 +81,16 @@ class Recorder:
         action_map: The game's actions (``engine.actions``).
         level_path: The level being played; its file name becomes the replay's level id.
         tick_rate_hz: The engine's exact tick rate (``engine.tick_rate.rate_hz``).
+        settings: The simulation settings' hashes (:func:`settings_hashes` of the config).
     """
 
-    def __init__(self, action_map: ActionMap, level_path: Path, tick_rate_hz: Any) -> None:
+    def __init__(
+        self,
+        action_map: ActionMap,
+        level_path: Path,
+        tick_rate_hz: Any,
+        settings: Mapping[str, str] | None = None,
+    ) -> None:
         self.recorder = ReplayRecorder(
             action_map,
             level_id=level_path.name,
@@ -82,6 +98,7 @@ class Recorder:
             tick_rate_hz=tick_rate_hz,
             game_version=game_version(),
             hash_every=HASH_EVERY_TICKS,
+            settings_hashes=settings,
         )
 
     @property
@@ -110,13 +127,21 @@ class Player:
         action_map: The game's actions; it must start with the recorded ones (actions the game
             added since recording stay idle).
         source: The replay's file name, for error messages.
+        settings: The running game's simulation settings' hashes (:func:`settings_hashes`):
+            a playback that diverges names the sections that differ from the recording's.
 
     Attributes:
         hashes_checked: How many ticks had a recorded hash that matched.
     """
 
-    def __init__(self, replay: Replay, action_map: ActionMap, source: str) -> None:
-        self.verifier = ReplayVerifier(replay, source=source)
+    def __init__(
+        self,
+        replay: Replay,
+        action_map: ActionMap,
+        source: str,
+        settings: Mapping[str, str] | None = None,
+    ) -> None:
+        self.verifier = ReplayVerifier(replay, source=source, settings_hashes=settings)
         self._inputs: InputPlayer = self.verifier.player(action_map)
         self.hashes_checked = 0
 

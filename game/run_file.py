@@ -60,6 +60,7 @@ from engine.config import (
     PhysicsConfig,
     game_action_names,
     section_from_mapping,
+    section_hash,
     section_to_mapping,
 )
 from engine.config.schema import shown_text
@@ -125,7 +126,7 @@ MAX_ATTEMPTS = 100_000
 HASH_DIGITS = 32
 """Run ids, settings hashes and state hashes are blake2b-128 digests: 32 hex digits."""
 
-_HASH = re.compile(f"[0-9a-f]{{{HASH_DIGITS}}}")
+_HASH = re.compile("[0-9a-f]{" + str(HASH_DIGITS) + "}")
 _RATE = re.compile(r"[1-9][0-9]{0,11}(/[1-9][0-9]{0,11})?")
 
 
@@ -188,6 +189,13 @@ class RunSettings:
         """blake2b-128 of the values as canonical JSON (sorted keys, no spaces)."""
         text = json.dumps(self.values(), sort_keys=True, separators=(",", ":"))
         return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+    def section_hashes(self) -> dict[str, str]:
+        """Each section's :func:`~engine.config.section_hash`: what replays record.
+
+        The tick rate is not among them: a replay records it in its own header line.
+        """
+        return {"physics": section_hash(self.physics), "player": section_hash(self.player)}
 
     def same_simulation_as_defaults(self) -> bool:
         """Whether ``[player]`` and ``[physics]`` are the defaults (the tick rate aside)."""
@@ -631,7 +639,7 @@ def _play_attempt(
         raise _MismatchError(f"{where}: the attempt has no ticks")
     tuning, physics = settings.player, settings.physics
     world = LevelWorld.load(level_path, tuning, rate.step_s, physics=physics)
-    verifier = ReplayVerifier(replay, source=where)
+    verifier = ReplayVerifier(replay, source=where, settings_hashes=settings.section_hashes())
     try:
         player = verifier.player(GAME_ACTIONS)  # the recorded actions must be the game's
         while not player.finished:

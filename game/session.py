@@ -32,25 +32,27 @@ from engine.runtime.audio import Music, SoundBank
 from engine.runtime.menu import Menu, MenuScene
 from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
+from game.assets import asset_path
 from game.attract import AttractScene
 from game.ghost import Ghost
 from game.kinds import KINDS
+from game.level_order import bundled_levels
 from game.movement import PlayerTuning
-from game.replay_run import Recorder, TapedLevelScene
+from game.replay_run import Recorder, TapedLevelScene, settings_hashes
 from game.speedrun import Speedrun
 
 __all__ = ["LEVEL_MUSIC", "TITLE_MUSIC", "Attempt", "GameSession", "bundled_levels"]
 
-MUSIC_DIR = Path(__file__).resolve().parent.parent / "levels" / "music"
-CREDITS_FILE = MUSIC_DIR.parent / "CREDITS.md"
-"""Credits and licences of every asset (the title screen shows its ``- `` lines)."""
+CREDITS_FILE = "levels/CREDITS.md"
+"""Credits and licences of every asset (the title screen shows its ``- `` lines); a project
+file, found with :func:`game.assets.asset_path` wherever the game runs."""
 MAX_CREDITS = 14
 """Credit lines that fit on the screen; the file holds the details below them."""
 TITLE_SIZE = 36
 """The game's name on the title screen, in points at the internal resolution."""
-TITLE_MUSIC = str(MUSIC_DIR / "title_theme.wav")
+TITLE_MUSIC = "levels/music/title_theme.wav"
 """Music on the menus: a calm chiptune loop made for this game (CC0, ``levels/CREDITS.md``)."""
-LEVEL_MUSIC = str(MUSIC_DIR / "level_theme.wav")
+LEVEL_MUSIC = "levels/music/level_theme.wav"
 """Music in the levels: an upbeat chiptune loop made for this game (CC0)."""
 
 
@@ -72,19 +74,6 @@ def credit_lines(path: Path) -> list[str]:
         if line.startswith("- "):
             lines.append(line[2:].strip())
     return lines[:MAX_CREDITS]
-
-
-def bundled_levels(levels_dir: Path) -> list[Path]:
-    """The playable levels in ``levels_dir``: ``level<N>.json`` in order of N."""
-
-    def number(path: Path) -> int:
-        digits = path.stem.removeprefix("level")
-        return int(digits) if digits.isdigit() else 10**9
-
-    return sorted(
-        (p for p in levels_dir.glob("level*.json") if p.stem.removeprefix("level").isdigit()),
-        key=number,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +200,7 @@ class GameSession:
 
     def show_credits(self) -> None:
         """Who made what: the ``- `` lines of :data:`CREDITS_FILE`; any choice goes back."""
-        lines = credit_lines(CREDITS_FILE)
+        lines = credit_lines(Path(asset_path(CREDITS_FILE)))
         menu = Menu.of(("back", "Back"))
         self._show(
             MenuScene(
@@ -294,7 +283,12 @@ class GameSession:
         """
         if self.tape_for is not None:
             return self.tape_for(index)
-        return Recorder(self.engine.actions, self.level_paths[index], self.engine.tick_rate.rate_hz)
+        return Recorder(
+            self.engine.actions,
+            self.level_paths[index],
+            self.engine.tick_rate.rate_hz,
+            settings_hashes(self.engine.config),
+        )
 
     def ghost_for(self, index: int, scene: TapedLevelScene) -> Ghost | None:
         """The personal best's ghost on level ``index`` (``[speedrun] ghost``), or None."""
@@ -430,6 +424,7 @@ class GameSession:
 
     def _show(self, scene: Any) -> None:
         if self.music is not None:
-            self.music.play(LEVEL_MUSIC if isinstance(scene, TapedLevelScene) else TITLE_MUSIC)
+            music = LEVEL_MUSIC if isinstance(scene, TapedLevelScene) else TITLE_MUSIC
+            self.music.play(asset_path(music))
         self.engine.show(scene)
         self.engine.resync()

@@ -51,6 +51,7 @@ from engine.speedrun.personal_best import (
 from engine.speedrun.timer import SpeedrunTimer, SplitResult, StrictStatus, format_time_ms
 from engine.storage.atomic_file import write_atomic, write_atomic_first
 from engine.timing import TimingMode
+from game.config import APP_NAME
 from game.ghost import ghost_path, ghost_replays
 from game.run_file import RunRecord, RunSettings, SplitRecord, chain_attempts, run_json
 
@@ -74,7 +75,8 @@ class Speedrun:
         level_names: The levels' display names.
         game_version: Written into run files.
         data_dir: Where ``personal_bests.json`` and ``runs/`` live (default: the user data
-            directory, e.g. ``~/.local/share/platformer-engine`` on Linux).
+            directory of :data:`~game.config.APP_NAME`, e.g. ``~/.local/share/platformer-engine``
+            on Linux).
         livesplit: A LiveSplit client (default: from ``[speedrun.livesplit]``).
         clock_ns: The monotonic clock for RTA (default: the engine's clock, which is the
             virtual display's clock in headless runs, so RTA and IGT agree there).
@@ -114,7 +116,7 @@ class Speedrun:
         self.level_files = tuple(level_files)
         self.level_names = tuple(level_names)
         self.game_version = game_version
-        self.data_dir = data_dir if data_dir is not None else default_records_path().parent
+        self.data_dir = data_dir if data_dir is not None else default_records_path(APP_NAME).parent
         self.records_path = self.data_dir / "personal_bests.json"
         self.records: Records = load_records(self.records_path, warn=warn)
         self.livesplit = (
@@ -130,7 +132,7 @@ class Speedrun:
         self.fallback_dirs = tuple(
             fallback_dirs
             if fallback_dirs is not None
-            else (self.data_dir, default_records_path().parent, Path(tempfile.gettempdir()))
+            else (self.data_dir, default_records_path(APP_NAME).parent, Path(tempfile.gettempdir()))
         )
         self.watched = watched
         self.run_id = ""

@@ -1,18 +1,23 @@
 """Engine configuration: one TOML file, loaded into frozen, validated dataclasses.
 
 Where the file lives:
-    By default the engine reads ``config.toml`` from the current working directory
-    (:data:`DEFAULT_CONFIG_PATH`). If that file does not exist, every key keeps its
-    default, so a fresh checkout runs without any file. ``--config PATH`` picks another
-    file; a file passed explicitly must exist. Print a complete, commented file with
-    every key and its default with::
+    A game reads the ``config.toml`` beside it (``config_from_args(...,
+    default_path=...)`` with the path the game finds through ``importlib.resources``), so
+    the folder it is started from does not matter; the engine's own tools read ``config.toml`` in the
+    current working directory (:data:`DEFAULT_CONFIG_PATH`). If the file does not exist,
+    every key keeps its default, so a fresh checkout runs without any file. ``--config
+    PATH`` picks another file; a file passed explicitly must exist. Print a complete,
+    commented file with every key and its default with::
 
         python -m engine.config > config.toml
 
     and delete the keys you do not change. ``python -m engine.config --keys`` lists
     the key names allowed in ``[input]``, and ``python -m engine.config --config
     my.toml --set timing.mode=strict`` validates a file and prints the effective
-    configuration.
+    configuration. A game's own sections are known to the checker when it is told
+    where the game declares them: ``python -m engine.config --sections mygame.config``
+    imports the game package's ``mygame.config`` and reads its ``CONFIG_SECTIONS``
+    mapping (``--sections MODULE:NAME`` for another name).
 
 The file:
     One table per section (``[timing]``, ``[video]``, ``[render]``, ``[camera]``,
@@ -35,7 +40,7 @@ Errors:
     Every problem raises :class:`ConfigError`, whose text is exactly one line naming
     the file (or ``--set``), the key, the offending value and what is allowed::
 
-        config error: game.toml: timing.tick_rate_hz = -5: must be a number in 1 <= x <= 1000
+        config error: settings.toml: timing.tick_rate_hz = -5: must be a number in 1 <= x <= 1000
 
     :func:`config_from_args` prints that line to stderr and exits with status 2.
 
@@ -49,7 +54,8 @@ Errors:
 Settings stored elsewhere:
     :func:`section_from_mapping` checks a section's values that come from another file
     (a speedrun's run file records ``[player]`` and ``[physics]``) exactly as the config
-    file is checked; :func:`section_to_mapping` writes them.
+    file is checked; :func:`section_to_mapping` writes them, and :func:`section_hash` fingerprints them
+    (replays record the hash of each section that changes the simulation).
 
 Adding a section for your game:
     Write a frozen dataclass whose fields all have defaults and declare their
@@ -90,6 +96,7 @@ from engine.config.loader import (
     load_config,
     parse_toml,
     section_from_mapping,
+    section_hash,
     section_to_mapping,
     to_toml,
 )
@@ -140,6 +147,7 @@ __all__ = [
     "load_config",
     "parse_toml",
     "section_from_mapping",
+    "section_hash",
     "section_to_mapping",
     "setting",
     "to_toml",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
+import json
 import os
 import sys
 import tomllib
@@ -288,6 +290,17 @@ def section_to_mapping(section: object) -> dict[str, Any]:
     return result
 
 
+def section_hash(section: object) -> str:
+    """A fingerprint of a section's values: blake2b-128 hex of them as canonical JSON.
+
+    Canonical: :func:`section_to_mapping`, sorted keys, no spaces, so the hash is the same on
+    every machine and Python version, and changes when any value does. Replays record it for
+    each section that changes the simulation (``[physics]``, a game's ``[player]``).
+    """
+    text = json.dumps(section_to_mapping(section), sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
 # ---------------------------------------------------------------------------------------------
 # Writing TOML
 # ---------------------------------------------------------------------------------------------
@@ -388,10 +401,11 @@ def config_from_args(
     extra_sections: Mapping[str, type] | None = None,
     *,
     settings_overrides: Sequence[str] = (),
+    default_path: Path = DEFAULT_CONFIG_PATH,
 ) -> Config:
     """Load the configuration named by :func:`add_config_arguments`'s options.
 
-    Without ``--config``, :data:`DEFAULT_CONFIG_PATH` is read if it exists. On a
+    Without ``--config``, ``default_path`` is read if it exists. On a
     :class:`ConfigError` the one-line message goes to stderr and the program exits
     with status 2 (the usual status for bad command-line input), without a traceback.
 
@@ -401,6 +415,9 @@ def config_from_args(
         settings_overrides: The player's saved options
             (:meth:`engine.config.settings.UserSettings.overrides`), applied after the file
             and before ``--set``.
+        default_path: The file read without ``--config``: :data:`DEFAULT_CONFIG_PATH` (in the
+            working directory) for the engine's tools; a game passes the ``config.toml`` beside
+            it, so the folder it is started from does not matter.
 
     Raises:
         SystemExit: With code 2 if the configuration is invalid.
@@ -408,7 +425,7 @@ def config_from_args(
     explicit_path: Path | None = args.config
     try:
         return load_config(
-            explicit_path if explicit_path is not None else DEFAULT_CONFIG_PATH,
+            explicit_path if explicit_path is not None else default_path,
             [*settings_overrides, *(args.config_overrides or ())],
             extra_sections,
             missing_ok=explicit_path is None,
@@ -418,12 +435,55 @@ def config_from_args(
         raise SystemExit(2) from None
 
 
+SECTIONS_ATTRIBUTE = "CONFIG_SECTIONS"
+"""The attribute ``--sections MODULE`` reads when no ``:NAME`` is given."""
+
+
+def sections_from_spec(spec: str) -> dict[str, type]:
+    """Import a game's config sections from ``MODULE[:NAME]`` (``--sections``).
+
+    ``NAME`` (default :data:`SECTIONS_ATTRIBUTE`) must be a mapping of TOML section name to
+    section dataclass, like the ``extra_sections`` of :func:`load_config`.
+
+    Raises:
+        ConfigError: The module cannot be imported, has no such mapping, or a section is
+            not a valid section class (one line naming the spec).
+    """
+    import importlib
+
+    module_name, _, attribute = spec.partition(":")
+    attribute = attribute or SECTIONS_ATTRIBUTE
+    where = f"--sections {_show(spec)}"
+    if not module_name or not all(part.isidentifier() for part in module_name.split(".")):
+        raise ConfigError(where, "expected MODULE[:NAME], e.g. --sections mygame.config")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # an ImportError, or whatever the module raised on import
+        raise ConfigError(where, f"cannot import {module_name}: {exc}") from None
+    sections = getattr(module, attribute, None)
+    if not isinstance(sections, Mapping) or not all(
+        isinstance(name, str) and isinstance(cls, type) for name, cls in sections.items()
+    ):
+        raise ConfigError(
+            where,
+            f"{module_name} has no {attribute} mapping of section name to section class "
+            f"(e.g. {attribute} = {{'player': PlayerTuning}})",
+        )
+    try:
+        _schema(sections)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(where, str(exc)) from None
+    return dict(sections)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m engine.config``: print defaults, list key names, or check a file.
 
     Without options, print every key with its default (a ready ``config.toml``).
     With ``--config`` and/or ``--set``, validate and print the effective
     configuration. With ``--keys``, print every allowed key name, one per line.
+    ``--sections MODULE[:NAME]`` adds a game's own sections (see
+    :func:`sections_from_spec`) to all of these.
     """
     parser = argparse.ArgumentParser(
         prog="python -m engine.config",
@@ -431,13 +491,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     add_config_arguments(parser)
     parser.add_argument("--keys", action="store_true", help="list the key names for [input]")
+    parser.add_argument(
+        "--sections",
+        metavar="MODULE[:NAME]",
+        default=None,
+        help=f"a game's own sections: the {SECTIONS_ATTRIBUTE} mapping (or NAME) of MODULE, "
+        "e.g. --sections mygame.config",
+    )
     args = parser.parse_args(argv)
+    extra: dict[str, type] | None = None
+    if args.sections is not None:
+        try:
+            extra = sections_from_spec(args.sections)
+        except ConfigError as exc:
+            print(exc, file=sys.stderr)
+            return 2
     if args.keys:
         text = "\n".join(_KEY_NAME_ORDER) + "\n"
     elif args.config is None and not args.config_overrides:
-        text = defaults_toml()
+        text = defaults_toml(extra)
     else:
-        config = config_from_args(args)
+        try:
+            config = load_config(
+                args.config if args.config is not None else DEFAULT_CONFIG_PATH,
+                args.config_overrides or (),
+                extra,
+                missing_ok=args.config is None,
+            )
+        except ConfigError as exc:
+            hint = ""
+            if extra is None and "unknown section" in exc.detail:
+                hint = "; a game's own section? name where the game declares it: --sections MODULE"
+            print(f"{exc}{hint}", file=sys.stderr)
+            return 2
         text = to_toml(config, header="Effective configuration (file, then --set overrides).")
     return write_stdout(text)
 

@@ -309,8 +309,8 @@ def _describe(tp: Any, meta: Mapping[str, Any]) -> str:
 def _in_range(value: float, meta: Mapping[str, Any]) -> bool:
     if value in meta.get("also_allowed", ()):
         return True
-    if not math.isfinite(value):
-        return False
+    if isinstance(value, float) and not math.isfinite(value):
+        return False  # (an int is always finite; math.isfinite overflows on a huge one)
     low, high = meta.get("min"), meta.get("max")
     if low is not None and (value <= low if meta.get("min_exclusive") else value < low):
         return False

@@ -16,20 +16,31 @@ Why replays also record state hashes:
     :class:`ReplayVerifier` compares it during playback and stops at the *first* tick
     whose state differs, which is where to start debugging.
 
-The file format (version 1)
+Why replays also record the settings:
+    A game's tuning (its jump height, its gravity) changes what the same inputs do, so a
+    replay also records a hash of each *settings section that changes the simulation*
+    (the game names them, e.g. ``[physics]`` and its own ``[player]``). When a
+    playback diverges, :class:`ReplayVerifier` compares them with the running game's, and
+    the message names the section that differs: the cause is the tuning, not a bug. The
+    game can then re-record the replay's inputs under the new settings.
+
+The file format (version 2)
 ---------------------------
 
 UTF-8 text, one record per line, ``\\n`` line ends (``\\r\\n`` is accepted when read, so
 a file that went through a Windows editor or a copy-paste still loads). Line by line
 (the hashes here are made up)::
 
-    platformer-replay 1                 magic word and format version
+    platformer-replay 2                 magic word and format version
     game-version 0.1.0                  the game build that recorded it
     level-id level1.tmx                 which level (free text: any printable characters)
     level-hash 5d41402abc4b2a76b9719d911017c592
                                         blake2b-128 of the level file's bytes (hex)
     tick-rate-hz 60                     exact ticks per second: an integer or a fraction,
                                         e.g. ``2997/50`` for 59.94 Hz (never a decimal)
+    settings physics=0f1e...d2e1 player=9c1e...2e1f
+                                        NAME=HASH for each simulation settings section,
+                                        sorted by name (32 hex digits each; ``-`` if none)
     actions left right jump pause       the ActionMap, in bit order, space separated
     hash-every 1                        the recorder's hash interval N (see below)
     ticks 3                             number of tick lines that follow
@@ -39,9 +50,13 @@ a file that went through a Windows editor or a copy-paste still loads). Line by 
     end 3b0d7e5c1a2f4e6d8c9b0a1f2e3d4c5b
                                         blake2b-128 of every line above (see below)
 
-The seven header lines come in exactly this order, so tick ``t`` is always on line
-``t + 9`` of the file. Header values run from after the first space to the end of the
+The eight header lines come in exactly this order, so tick ``t`` is always on line
+``t + 10`` of the file. Header values run from after the first space to the end of the
 line (so a level id may contain spaces) and never have leading or trailing spaces.
+
+Version 1 files (no ``settings`` line, tick ``t`` on line ``t + 9``) still load and play:
+they carry no settings hashes, so a divergence cannot be put down to the settings. Saving
+always writes version 2.
 
 Tick lines:
     ``<input> <hash>``. ``<input>`` is the encoded snapshot in lowercase hex without a
@@ -58,7 +73,8 @@ Hash interval:
 
 Limits (a file that breaks one is refused with one line, never half-read):
     The file is a regular file of at most 256 MiB (:data:`MAX_REPLAY_BYTES`); the format
-    version, ``ticks`` and each part of ``tick-rate-hz`` have at most 12 digits;
+    version, ``ticks`` and each part of ``tick-rate-hz`` have at most 12 digits; at most
+    16 settings sections, named like config sections (``[A-Za-z0-9_-]``, 64 characters);
     ``hash-every`` is 1 to 1,000,000; ``game-version`` and ``level-id`` at most 256
     characters; at most 64 actions; ``level-hash`` is exactly 32 hex digits and a state
     hash 8 to 128; an input has at most one hex digit per action.
@@ -91,7 +107,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -110,6 +126,7 @@ __all__ = [
     "ReplayMismatch",
     "ReplayRecorder",
     "ReplayVerifier",
+    "changed_settings",
     "check_action_map",
     "format_replay",
     "hash_level_file",
@@ -121,10 +138,10 @@ __all__ = [
 MAGIC = "platformer-replay"
 """First word of every replay file."""
 
-FORMAT_VERSION = 1
-"""The format version :func:`save_replay` writes."""
+FORMAT_VERSION = 2
+"""The format version :func:`save_replay` writes (2 added the ``settings`` line)."""
 
-SUPPORTED_VERSIONS: tuple[int, ...] = (1,)
+SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2)
 """Format versions :func:`load_replay` reads."""
 
 HASH_DIGEST_BYTES = 16
@@ -135,14 +152,18 @@ _HEADER_KEYS = (
     "level-id",
     "level-hash",
     "tick-rate-hz",
+    "settings",
     "actions",
     "hash-every",
     "ticks",
 )
-"""Header keys, in the order they must appear on lines 2 to 8."""
+"""Header keys of the current version, in the order they must appear on lines 2 to 9."""
 
-_FIRST_TICK_LINE = len(_HEADER_KEYS) + 2
-"""1-based line number of tick 0 (after the magic line and the header)."""
+_HEADER_KEYS_BY_VERSION: dict[int, tuple[str, ...]] = {
+    1: tuple(key for key in _HEADER_KEYS if key != "settings"),
+    2: _HEADER_KEYS,
+}
+"""Each supported version's header keys, in order."""
 
 _HEX = re.compile(r"[0-9a-f]+")
 _COUNT = re.compile(r"0|[1-9][0-9]{0,11}")
@@ -165,6 +186,14 @@ STATE_HASH_DIGITS = (8, 128)
 
 LEVEL_HASH_DIGITS = (2 * HASH_DIGEST_BYTES, 2 * HASH_DIGEST_BYTES)
 """A ``level-hash`` is exactly a blake2b-128 digest: 32 hex digits."""
+
+SETTINGS_HASH_DIGITS = LEVEL_HASH_DIGITS
+"""A settings section's hash is a blake2b-128 digest too: 32 hex digits."""
+
+MAX_SETTINGS_SECTIONS = 16
+"""Most settings sections a replay records."""
+
+_SECTION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_SHOWN_CHARS = 40
 """Longest excerpt of a bad line quoted in an error message."""
 
@@ -204,6 +233,9 @@ class ReplayMismatch(ReplayError):  # noqa: N818 - reads better in `except Repla
         actual_hash: The hash the playback produced.
         last_match_tick: The latest earlier tick whose hash matched, or ``None``. The
             divergence happened after it (and at or before :attr:`tick`).
+        changed_sections: The settings sections whose hash differs from the recording's
+            (sorted), when the verifier was given the game's settings hashes; empty if
+            they all match or are unknown.
     """
 
     def __init__(
@@ -214,19 +246,28 @@ class ReplayMismatch(ReplayError):  # noqa: N818 - reads better in `except Repla
         recorded_hash: str,
         actual_hash: str,
         last_match_tick: int | None,
+        changed_sections: Sequence[str] = (),
     ) -> None:
         self.tick = tick
         self.recorded_hash = recorded_hash
         self.actual_hash = actual_hash
         self.last_match_tick = last_match_tick
+        self.changed_sections = tuple(changed_sections)
         if last_match_tick is None:
             since = "no earlier tick was checked"
         else:
             since = f"tick {last_match_tick} still matched"
+        cause = ""
+        if self.changed_sections:
+            names = ", ".join(f"[{name}]" for name in self.changed_sections)
+            cause = (
+                f": the replay was recorded with other {names} settings than this game's, "
+                "so the settings changed the run"
+            )
         super().__init__(
             source,
             f"playback diverged: state at tick {tick} hashes to {actual_hash}, "
-            f"the recording says {recorded_hash} ({since})",
+            f"the recording says {recorded_hash} ({since}){cause}",
         )
 
 
@@ -317,6 +358,48 @@ def _check_action_map(action_map: object) -> ActionMap:
     return action_map
 
 
+SettingsHashes = tuple[tuple[str, str], ...]
+"""Settings section name -> blake2b-128 hex of its values, as sorted pairs."""
+
+
+def _check_settings_hashes(value: object) -> SettingsHashes:
+    """Normalise settings hashes (a mapping or pairs) to sorted ``(name, hash)`` pairs."""
+    items = value.items() if isinstance(value, Mapping) else value
+    if not isinstance(items, Iterable) or isinstance(items, str | bytes):
+        raise ValueError(f"settings hashes must be a mapping of name to hash, got {value!r}")
+    pairs: dict[str, str] = {}
+    for item in items:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise ValueError(f"settings hashes must be (name, hash) pairs, got {item!r}")
+        name, digest = item
+        if not isinstance(name, str) or not _SECTION_NAME.fullmatch(name):
+            raise ValueError(
+                f"a settings section name is 1 to 64 of A-Z a-z 0-9 _ -, got {_shown_value(name)}"
+            )
+        if name in pairs:
+            raise ValueError(f"settings section {name!r} is named twice")
+        pairs[name] = _check_hex(digest, f"hash of settings [{name}]", SETTINGS_HASH_DIGITS)
+    if len(pairs) > MAX_SETTINGS_SECTIONS:
+        raise ValueError(
+            f"a replay records at most {MAX_SETTINGS_SECTIONS} settings sections, got {len(pairs)}"
+        )
+    return tuple(sorted(pairs.items()))
+
+
+def changed_settings(recorded: SettingsHashes, current: Mapping[str, str]) -> list[str]:
+    """The sections whose hash differs between a recording and the running game, sorted.
+
+    A section only one side knows counts as changed. Nothing is changed when the recording
+    has no settings hashes (a version 1 file): there is nothing to compare.
+    """
+    if not recorded:
+        return []
+    mine = dict(recorded)
+    return sorted(
+        name for name in mine.keys() | current.keys() if mine.get(name) != current.get(name)
+    )
+
+
 def _check_count(value: object, what: str, minimum: int, maximum: int | None = None) -> int:
     """An int in ``minimum..maximum`` (bools rejected)."""
     if (
@@ -387,6 +470,8 @@ class Replay:
         hashes: One state hash (lowercase hex) or ``None`` per tick; every
             ``hash_every``-th tick (0, N, 2N, ...) and the last tick must have one, so no
             replay plays without being checked.
+        settings_hashes: The simulation settings it was recorded with: sorted ``(section,
+            hash)`` pairs (a mapping is converted); empty for a version 1 file.
 
     Raises:
         ValueError: A field cannot be written to a replay file (a label with a line
@@ -402,8 +487,10 @@ class Replay:
     hash_every: int
     inputs: tuple[int, ...]
     hashes: tuple[str | None, ...]
+    settings_hashes: SettingsHashes = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "settings_hashes", _check_settings_hashes(self.settings_hashes))
         _check_label(self.game_version, "game_version")
         _check_label(self.level_id, "level_id")
         _check_hex(self.level_hash, "level_hash", LEVEL_HASH_DIGITS)
@@ -461,6 +548,8 @@ class ReplayRecorder:
         hash_every: Keep a state hash on ticks where ``tick % hash_every == 0`` (and on
             the last tick). 1 checks every tick; larger values make files smaller and
             let the game skip hashing on the other ticks (see :meth:`wants_hash`).
+        settings_hashes: Section name -> hash of the settings that change the simulation
+            (e.g. :func:`engine.config.section_hash` of ``[physics]``).
 
     Raises:
         ValueError: A header value cannot be written to a replay file.
@@ -475,6 +564,7 @@ class ReplayRecorder:
         tick_rate_hz: int | str | Fraction,
         game_version: str,
         hash_every: int = 1,
+        settings_hashes: Mapping[str, str] | None = None,
     ) -> None:
         # Building an empty replay validates every header value now, not at save time.
         self._empty = Replay(
@@ -486,6 +576,7 @@ class ReplayRecorder:
             hash_every=hash_every,
             inputs=(),
             hashes=(),
+            settings_hashes=_check_settings_hashes(settings_hashes or {}),
         )
         self._inputs: list[int] = []
         self._hashes: list[str | None] = []
@@ -557,6 +648,7 @@ class ReplayRecorder:
             hash_every=self._empty.hash_every,
             inputs=tuple(self._inputs),
             hashes=tuple(hashes),
+            settings_hashes=self._empty.settings_hashes,
         )
 
 
@@ -594,6 +686,7 @@ def format_replay(replay: Replay) -> str:
         f"level-id {replay.level_id}",
         f"level-hash {replay.level_hash}",
         f"tick-rate-hz {replay.tick_rate_hz}",
+        f"settings {_format_settings(replay.settings_hashes)}",
         f"actions {' '.join(replay.action_map.actions)}",
         f"hash-every {replay.hash_every}",
         f"ticks {replay.tick_count}",
@@ -604,6 +697,11 @@ def format_replay(replay: Replay) -> str:
     )
     lines.append(f"end {_checksum(lines)}")
     return "\n".join(lines) + "\n"
+
+
+def _format_settings(settings_hashes: SettingsHashes) -> str:
+    """The ``settings`` header value: ``name=hash`` pairs, or ``-`` for none."""
+    return " ".join(f"{name}={digest}" for name, digest in settings_hashes) or "-"
 
 
 def save_replay(replay: Replay, path: str | os.PathLike[str]) -> None:
@@ -729,6 +827,8 @@ class _Parser:
         self._source = source
         self._lines: list[str] = []
         self._ends_with_newline = data.endswith(b"\n")
+        self._header_keys: tuple[str, ...] = _HEADER_KEYS
+        self._first_tick_line = len(_HEADER_KEYS) + 2  # after the magic line and the header
 
     def _fail(self, problem: str) -> ReplayError:
         return ReplayError(self._source, problem)
@@ -765,7 +865,7 @@ class _Parser:
         for tick, state_hash in enumerate(hashes):
             if state_hash is None and _needs_hash(tick, tick_count, hash_every):
                 raise self._fail(
-                    f"line {_FIRST_TICK_LINE + tick}: {_missing_hash(tick, hash_every)}"
+                    f"line {self._first_tick_line + tick}: {_missing_hash(tick, hash_every)}"
                 )
         try:
             return Replay(
@@ -777,6 +877,7 @@ class _Parser:
                 hash_every=cast(int, header["hash-every"]),
                 inputs=tuple(inputs),
                 hashes=tuple(hashes),
+                settings_hashes=cast(SettingsHashes, header.get("settings", ())),
             )
         except ValueError as exc:  # every field was checked above; kept as a safety net
             raise self._fail(str(exc)) from None
@@ -829,10 +930,12 @@ class _Parser:
             raise self._fail(
                 f"unsupported format version {version}; this build reads version {supported}"
             )
+        self._header_keys = _HEADER_KEYS_BY_VERSION[int(version)]
+        self._first_tick_line = len(self._header_keys) + 2
 
     def _read_header(self) -> dict[str, object]:
         header: dict[str, object] = {}
-        for index, key in enumerate(_HEADER_KEYS):
+        for index, key in enumerate(self._header_keys):
             line_no = index + 2
             if line_no > len(self._lines):
                 raise self._fail(
@@ -859,7 +962,7 @@ class _Parser:
         reserved = _reserved_bits(len(action_map))
         lines = self._lines
         for tick in range(tick_count):
-            line_no = _FIRST_TICK_LINE + tick
+            line_no = self._first_tick_line + tick
             if line_no > len(lines):
                 raise self._truncated_in_ticks(tick, tick_count)
             line = lines[line_no - 1]
@@ -878,7 +981,7 @@ class _Parser:
 
     def _read_end(self, tick_count: int) -> None:
         lines = self._lines
-        line_no = _FIRST_TICK_LINE + tick_count
+        line_no = self._first_tick_line + tick_count
         if line_no > len(lines):
             raise self._truncated_in_ticks(tick_count, tick_count)
         line = lines[line_no - 1]
@@ -942,6 +1045,16 @@ def _parse_header_value(key: str, value: str) -> object:
                 f"each), got {_shown(value)}"
             )
         return Fraction(value)
+    if key == "settings":
+        if value == "-":
+            return ()
+        pairs = []
+        for part in value.split(" "):
+            name, equals, digest = part.partition("=")
+            if not equals:
+                raise ValueError(f"expected NAME=HASH pairs or '-', got {_shown(part)}")
+            pairs.append((name, digest))
+        return _check_settings_hashes(pairs)
     if key == "actions":
         names = value.split(" ")
         if "" in names:
@@ -971,18 +1084,37 @@ class ReplayVerifier:
         player = verifier.player()
         while not player.finished:
             tick = player.position
-            game.step(player.sample())
-            verifier.check(tick, game.world.state_hash())
+            sim.step(player.sample())
+            verifier.check(tick, sim.world.state_hash())
 
     Args:
         replay: The replay to verify against.
         source: The file name used in a mismatch message.
+        settings_hashes: The running game's simulation settings hashes (as recorded by
+            :class:`ReplayRecorder`). When given, a mismatch names the sections that
+            differ from the recording's (:attr:`ReplayMismatch.changed_sections`).
     """
 
-    def __init__(self, replay: Replay, *, source: str | os.PathLike[str] = "<replay>") -> None:
+    def __init__(
+        self,
+        replay: Replay,
+        *,
+        source: str | os.PathLike[str] = "<replay>",
+        settings_hashes: Mapping[str, str] | None = None,
+    ) -> None:
         self._replay = replay
         self._source = os.fspath(source)
         self._last_match_tick: int | None = None
+        self._changed = (
+            changed_settings(replay.settings_hashes, settings_hashes)
+            if settings_hashes is not None
+            else []
+        )
+
+    @property
+    def changed_sections(self) -> list[str]:
+        """The settings sections that differ from the recording's (empty if none or unknown)."""
+        return list(self._changed)
 
     @property
     def replay(self) -> Replay:
@@ -1039,5 +1171,6 @@ class ReplayVerifier:
                 recorded_hash=recorded,
                 actual_hash=state_hash,
                 last_match_tick=self._last_match_tick,
+                changed_sections=self._changed,
             )
         self._last_match_tick = tick

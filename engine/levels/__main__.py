@@ -1,6 +1,6 @@
 """``python -m engine.levels [--kinds MODULE] FILE...``: check maps, one line (or error) each.
 
-A game's maps use the game's kinds too (enemies, springs...): ``--kinds game.kinds`` imports
+A game's maps use the game's kinds too (enemies, springs...): ``--kinds mygame.kinds`` imports
 that module and uses its ``KINDS`` registry (``--kinds module:NAME`` for another name), exactly
 as the game does when it plays the map, so what this command accepts the game loads. Warnings (what
 an arcade-convention map uses that the engine leaves out) follow the summary line, one per line,
@@ -43,7 +43,7 @@ def load_kinds(spec: str) -> KindRegistry:
     attribute = attribute or "KINDS"
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
+    except Exception as exc:  # an ImportError, or whatever the module raised on import
         raise ValueError(f"--kinds {spec}: cannot import {module_name!r} ({exc})") from None
     registry = getattr(module, attribute, None)
     if not isinstance(registry, KindRegistry):
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--kinds",
         metavar="MODULE[:NAME]",
         default=None,
-        help="the game's kinds: a module with a KindRegistry named KINDS (e.g. game.kinds)",
+        help="the game's kinds: a module with a KindRegistry named KINDS (e.g. mygame.kinds)",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="Tiled map files")
     args = parser.parse_args(argv)

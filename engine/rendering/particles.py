@@ -13,7 +13,7 @@ current camera (so they scroll and shake with the world)::
 black outside a circle, for a death-and-respawn transition, with a small shader.
 
 Both only draw. Where the particles are is the game's business, computed from its state (see
-``game.effects``), so an effect never changes what it shows.
+the game's ``effects`` module), so an effect never changes what it shows.
 """
 
 from __future__ import annotations

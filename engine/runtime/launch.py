@@ -1,4 +1,4 @@
-"""Command-line plumbing shared by the engine's commands (``engine.tools.demo``, the sample game, ...).
+"""Command-line plumbing shared by the engine's commands (``engine.tools.demo``, a game's, ...).
 
 Every engine command accepts the same runtime flags:
 
@@ -35,8 +35,8 @@ Headless memory: a headless run draws as fast as it can, and software GL (Mesa l
 queues the frames it has not finished yet: the process grew to 2.5 GB and then spent seconds
 to minutes in ``window.close()``. :func:`finish_gl_queue` waits for the queue every
 :data:`GL_FINISH_EVERY_FRAMES` frames. Measured on this 2-core machine (shared, two runs each):
-``python -m game --headless --replay levels/replays/level3.replay --display-hz 240`` (4284
-frames) peaked at 863-900 MiB and took 24-40 s from its summary line to its exit without it,
+the template's game with ``--headless --replay levels/replays/level3.replay --display-hz
+240`` (4284 frames) peaked at 863-900 MiB and took 24-40 s from its summary line to its exit without it,
 202 MiB and under 0.7 s with it, for the same CPU time (66-68 s without, 68-70 s with); the
 demo at 240 Hz for 2000 frames went from 481 MiB and 16 s to 186 MiB and 0.2 s. Waiting every
 4 frames cost more CPU; every 64 let the peak grow again.
@@ -231,7 +231,11 @@ def add_settings_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def config_and_settings(
-    args: argparse.Namespace, app_name: str, extra_sections: Mapping[str, type] | None = None
+    args: argparse.Namespace,
+    app_name: str,
+    extra_sections: Mapping[str, type] | None = None,
+    *,
+    config_path: Path | None = None,
 ) -> tuple[Config, UserSettings]:
     """The config with the player's saved options overlaid, and those options.
 
@@ -239,14 +243,24 @@ def config_and_settings(
     ``app_name``'s user config directory; a damaged file is moved aside with one warning.
     Precedence: ``config.toml`` < settings < ``--set``. A bad ``config.toml`` or ``--set``
     exits 2 with one line, as :func:`~engine.config.config_from_args` does.
+
+    Args:
+        args: The parsed flags (``--config``, ``--set``, ``--settings``).
+        app_name: Names the player's user config directory.
+        extra_sections: The game's own config sections.
+        config_path: The game's ``config.toml``, read without ``--config`` (default:
+            ``config.toml`` in the working directory).
     """
-    from engine.config import config_from_args
+    from engine.config import DEFAULT_CONFIG_PATH, config_from_args
     from engine.config.settings import UserSettings, default_settings_path
 
+    default = config_path if config_path is not None else DEFAULT_CONFIG_PATH
     path = getattr(args, "settings", None) or default_settings_path(app_name)
     settings = UserSettings.load(path, extra_sections=extra_sections)
-    config = config_from_args(args, extra_sections, settings_overrides=settings.overrides())
-    settings.defaults = config_from_args(args, extra_sections)
+    config = config_from_args(
+        args, extra_sections, settings_overrides=settings.overrides(), default_path=default
+    )
+    settings.defaults = config_from_args(args, extra_sections, default_path=default)
     return config, settings
 
 

@@ -58,7 +58,7 @@ Warning lines start with ``warning:``; a ``warn`` callback prints them as they a
 
 Typical use::
 
-    path = default_records_path()
+    path = default_records_path("my-game")  # the game's name names its folder
     records = load_records(path)
     comparison = records.comparison("all-levels@60Hz")       # for SpeedrunTimer
     ...                                                       # when the run finishes:
@@ -114,7 +114,7 @@ def _print_warning(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def default_records_path(app_name: str = "platformer-engine") -> Path:
+def default_records_path(app_name: str) -> Path:
     """``personal_bests.json`` in the user data directory (e.g. ``~/.local/share/<app_name>``)."""
     return platformdirs.user_data_path(app_name) / RECORDS_FILE_NAME
 

@@ -1,73 +1,87 @@
-"""``python -m engine new NAME``: start a new game from this template.
+"""``python -m engine new NAME``: start a new game, which is the sample game under a new name.
 
 What it makes:
-    A standalone project in ``--path DIR`` (default ``./NAME``) that installs and runs on its own::
+    A standalone project in ``--path DIR`` (default ``./<package>``) that installs and runs on
+    its own, and is a git repository with a first commit when git is available::
 
-        DIR/pyproject.toml   the distribution NAME, console script NAME, test extra, ruff config
-        DIR/README.md        the same two-command set-up as the template (play, run the tests)
-        DIR/.gitignore
-        DIR/config.toml      the game's settings, with the speedrun toggle ``[speedrun] enabled``
-        DIR/NAME/            the game: one level with the template's movement, camera, HUD, pause
-        DIR/engine/          a copy of this engine (vendored, see below)
-        DIR/levels/          the starter level, its tileset, a replay that completes it, and the
-                             level conventions (``levels/README.md``)
-        DIR/tests/           a headless smoke test and replay tests that pass out of the box
+        DIR/pyproject.toml        the distribution, the console script, the test and bundle
+                                  extras, the packages (project files shipped in the wheel)
+        DIR/README.md             set-up, commands and recipes (a level, the jump, an enemy,
+                                  a sound, the window)
+        DIR/config.toml           the game's settings: its title, the speedrun toggle, [player]
+        DIR/<package>/            the sample game (``game/``), every module, renamed
+        DIR/engine/               this engine, vendored (not its tools)
+        DIR/engine-manifest.json  the engine's version, its dependency pins and every vendored
+                                  file's hash (what ``--update-engine`` compares with)
+        DIR/levels/               the starter levels (the first two), their replays, and every
+                                  other file of the sample game's levels/ its wheel ships (the
+                                  tileset, backdrops, music, CREDITS.md); the designer's guide
+        DIR/tests/                tests that play every replay, run the game, check packaging
 
-Where the pieces come from:
-    Everything is read from this checkout when the command runs, so a project is always made
-    from the code next to it:
+One source:
+    The game is not a template of its own: it is ``game/`` copied module for module, with
+    every reference to the ``game`` package, its command and its distribution name rewritten
+    (:func:`rewrite_game_text`). Whatever the sample game gains, the next new game has. Only
+    the project's own files (``pyproject.toml``, README, ``config.toml``, ``.gitignore``, tests)
+    are text templates in ``engine/tools/project_template/``, with ``{{field}}`` placeholders.
 
-    * the project's own files are the text files in ``engine/tools/project_template/``, with
-      ``{{name}}``-style placeholders filled in by plain string replacement;
-    * the game package is the template game's modules (``game/level_scene.py``,
-      ``game/replay_run.py`` and the modules they import), copied with every reference to the
-      ``game`` package renamed to NAME (:func:`rewrite_game_module`);
-    * ``engine/`` is copied file for file, but for the developers' tools (:data:`ENGINE_EXCLUDED`);
-    * ``levels/`` gets ``level1.json`` and ``replays/level1.replay`` byte for byte (the replay
-      checks the level file's hash), the tileset, and the conventions from
-      ``levels/README.md`` (:func:`levels_readme`).
+Names (:func:`project_from_name`):
+    NAME is the game's name as written: ``"Moon Jump"``, ``MyGame`` or ``moon_jump``. The
+    package is NAME in lower case with every run of other characters as ``_`` (``moon_jump``,
+    ``mygame``); the title shown in the window is NAME as written, or, for a plain lower case
+    name, its words capitalised (``moon_jump`` -> ``Moon Jump``). A package name that is not
+    plain ASCII, is a keyword, is longer than :data:`MAX_NAME_LENGTH`, would shadow the
+    standard library, the engine, ``test``/``tests``, a dependency of the engine (its whole
+    dependency tree, with the test and bundle tools), a widely used package a game may install
+    later (:data:`COMMON_IMPORTS`: ``requests``, ``yaml``...) or any module already importable here
+    (as Django's ``startproject`` refuses one) is refused in one line, exit status 2.
 
-The engine is vendored:
-    A fresh virtual environment needs nothing but the new project's ``pip install -e
-    '.[test]'``. To take a newer engine later, run the command again from a newer checkout of the
-    template with ``--update-engine``: it replaces ``DIR/engine/`` and nothing else, so local
-    edits there are lost (keep game changes in the NAME package, or commit first and merge with
-    git).
-
-Safety:
-    Every file is planned before anything is written. If one of them exists already, nothing is
-    written and the command names it (exit status 2) unless ``--force`` is given. A NAME that is
-    not a plain Python package name, or that would shadow the standard library, the engine, the
-    template's own packages or a package the engine needs, is refused with one line (exit 2).
+Keeping the user's work:
+    ``new`` writes nothing if any file it would write exists, naming it; ``--force``
+    overwrites, and lists every file it overwrites whose contents differ. ``--update-engine``
+    (:func:`update_engine`) takes this checkout's engine into an existing project: it lists the
+    engine files it adds, changes and removes and any dependency pin change, and refuses (one
+    line naming the file, nothing written) when an engine file it would change or remove was
+    edited since the engine was vendored, unless ``--force``. Files the user added to
+    ``engine/`` are kept. Nothing outside ``engine/`` and ``engine-manifest.json`` is touched.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
 import keyword
 import re
 import shutil
+import subprocess
 import sys
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from engine.runtime.launch import OneLineParser, fail
+from engine.storage.atomic_file import write_atomic
+from engine.storage.bounded_read import read_regular_file
 
 __all__ = [
     "ENGINE_EXCLUDED",
-    "GAME_MODULES",
+    "MANIFEST_NAME",
     "MAX_NAME_LENGTH",
     "RESERVED_NAMES",
+    "EngineUpdate",
+    "Manifest",
     "Project",
     "build_parser",
     "main",
     "name_problem",
     "plan_engine",
     "plan_project",
-    "rewrite_game_module",
+    "project_from_name",
+    "rewrite_game_text",
     "update_engine",
     "write_files",
 ]
@@ -83,67 +97,66 @@ TEMPLATE_FILES: Mapping[str, str] = {
     "README.md": "README.md.tmpl",
     ".gitignore": "gitignore.tmpl",
     "config.toml": "config.toml.tmpl",
-    "{{name}}/__init__.py": "package_init.py.tmpl",
-    "{{name}}/__main__.py": "package_main.py.tmpl",
     "tests/__init__.py": "tests_init.py.tmpl",
     "tests/conftest.py": "tests_conftest.py.tmpl",
-    "tests/test_smoke.py": "test_smoke.py.tmpl",
-    "tests/test_replay.py": "test_replay.py.tmpl",
+    "tests/test_game.py": "test_game.py.tmpl",
+    "tests/test_replays.py": "test_replays.py.tmpl",
+    "tests/test_packaging.py": "test_packaging.py.tmpl",
 }
 """Path in the new project -> template file in :data:`TEMPLATE_DIR`."""
 
-GAME_MODULES = ("movement", "world_builder", "level_scene", "replay_run")
-"""Modules of ``game/`` the new game starts from; the ``game`` modules they import come too."""
+STARTER_LEVELS = 2
+"""How many of the sample game's levels (the first, in play order) a new game starts with."""
 
 ENGINE_EXCLUDED = ("__main__.py", "tools")
 """Entries of ``engine/`` a shipped game does not need: the developers' tools (the monitor
 simulator, the benchmarks, the demo, this generator) and ``python -m engine``, which runs it."""
 
-STARTER_FILES = ("levels/level1.json", "levels/replays/level1.replay")
-ASSET_FOLDERS = ("tiles", "backgrounds", "music")
-"""Folders of ``levels/`` copied whole: the tileset, the backdrop pictures, the music."""
-"""Copied byte for byte: the replay names ``level1.json`` and checks the file's hash."""
+MANIFEST_NAME = "engine-manifest.json"
+"""The project file that records the vendored engine (see :class:`Manifest`)."""
 
-RESERVED_NAMES = frozenset({"engine", "game", "levels", "tests"})
-"""Names already used by the template or by the new project's own layout."""
 
-DEPENDENCY_IMPORTS = frozenset(
-    {
-        "arcade",
-        "pymunk",
-        "numpy",
-        "pyglet",
-        "PIL",
-        "pytiled_parser",
-        "platformdirs",
-        "cffi",
-        "attrs",
-        "attr",
-        "pytest",
-        "ruff",
-        "setuptools",
-        "pip",
-        "wheel",
-    }
+MANIFEST_FORMAT = "vendored-engine-manifest"
+
+RESERVED_NAMES = frozenset({"engine", "game", "levels", "tests", "test", "sounds", "music"})
+"""Names the template or the new project's layout use (``test`` is Python's own test suite)."""
+
+TOOL_DISTRIBUTIONS = ("pytest", "ruff", "pyinstaller", "setuptools", "pip", "wheel")
+"""Tools a project runs besides the engine's dependencies: their names are refused too."""
+
+KNOWN_IMPORTS = frozenset(
+    {"arcade", "pymunk", "numpy", "pyglet", "PIL", "pillow", "pytiled_parser", "platformdirs"}
+    | {"cffi", "attrs", "attr", "pytest", "ruff", "pyinstaller", "PyInstaller", "setuptools"}
+    | {"pip", "wheel", "typing_extensions", "pycparser", "pluggy", "iniconfig", "packaging"}
 )
-"""Top-level imports the game needs at run, test or build time: a package NAME would hide them."""
+"""Import names refused even when the metadata of the environment cannot be read."""
+
+COMMON_IMPORTS = frozenset(
+    {"requests", "urllib3", "certifi", "idna", "charset_normalizer", "six", "yaml", "toml"}
+    | {"click", "rich", "typer", "pydantic", "django", "flask", "pygame", "pyglet", "scipy"}
+    | {"pandas", "matplotlib", "moderngl", "pyopengl", "OpenGL", "psutil", "tqdm", "boto3"}
+)
+"""Import names of widely used packages a game may install later (to fetch a leaderboard, read
+YAML, plot its timings): not needed now, but a game package of that name would hide them."""
 
 MAX_NAME_LENGTH = 16
-"""Longest NAME: it is typed in every ``python -m NAME`` and fits the copied code's lines."""
+"""Longest package name: it is typed in every ``python -m NAME`` and fits the copied lines."""
 
 PROG = "platformer-new"
 
-# Wording of the template game that a new game should not inherit (old, new); applied in order.
+# Wording of the sample game that a new game should not inherit (old, new); applied in order.
 _WORDING = (
     ("The sample platformer", "The game"),
     ("the sample platformer", "the game"),
+    ("The sample game's", "The game's"),
+    ("the sample game's", "the game's"),
     ("The sample game", "The game"),
     ("the sample game", "the game"),
     ("sample game", "game"),
 )
 
 # The conventions sections of levels/README.md, and rewrites for sentences about the template's
-# own levels (which a new project does not have beyond level 1).
+# own levels (which a new project has only the first of).
 _LEVEL_SECTIONS = ("Making a level in Tiled", "Reachability", "Licence")
 _LEVELS_WORDING = (
     ("the bundled maps are", "the template's maps are"),
@@ -154,25 +167,31 @@ _LEVELS_WORDING = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# NAME
+# ---------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class Project:
     """The names a new project is made with.
 
     Attributes:
         name: The Python package, console script and command (``python -m NAME``).
+        title: The game's title as the player sees it (the window title).
     """
 
     name: str
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.title:
+            object.__setattr__(self, "title", _title_of(self.name))
 
     @property
     def dist_name(self) -> str:
         """The distribution name in ``pyproject.toml``: NAME with ``-`` for ``_``."""
         return self.name.replace("_", "-")
-
-    @property
-    def title(self) -> str:
-        """A human title: ``moon_jump`` -> ``Moon Jump``."""
-        return " ".join(word.capitalize() for word in self.name.split("_") if word) or self.name
 
     def fill(self, text: str, **fields: str) -> str:
         """Fill ``{{name}}``, ``{{dist_name}}``, ``{{title}}`` and ``fields`` into ``text``.
@@ -189,35 +208,103 @@ class Project:
         return text
 
 
-# ---------------------------------------------------------------------------------------------
-# NAME
-# ---------------------------------------------------------------------------------------------
+def _title_of(text: str) -> str:
+    """``moon_jump`` -> ``Moon Jump``; a name with capitals or spaces stays as written."""
+    if text != text.lower():
+        return text.strip()
+    words = [word for word in re.split(r"[\s_-]+", text) if word]
+    return " ".join(word.capitalize() for word in words) or text
 
 
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a new game's package, or None if it can."""
+def project_from_name(text: str) -> Project:
+    """The project for NAME as the user wrote it: package in lower case, title as written."""
+    package = re.sub(r"[\s_-]+", "_", text.strip()).strip("_").lower()
+    return Project(package, _title_of(text))
+
+
+def _requirement_name(requirement: str) -> str:
+    return re.split(r"[\s<>=!~;\[(]", requirement.strip(), maxsplit=1)[0]
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def dependency_names(roots: Iterable[str] = ("platformer-engine", *TOOL_DISTRIBUTIONS)) -> set[str]:
+    """Every distribution in the dependency trees of ``roots`` and their import names.
+
+    Read from the installed metadata (what ``pip`` installed here); both spellings are
+    returned, lower case with ``_`` for ``-``.
+    """
+    seen: set[str] = set()
+    pending = [_normalise(root) for root in roots]
+    try:  # the template's own pins, also when it is run from a checkout it was not installed from
+        pins, _ = _dependencies(SOURCE_ROOT / "pyproject.toml")
+        pending += [_normalise(_requirement_name(pin)) for pin in pins]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        pass
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            requirements = importlib.metadata.requires(name) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        pending.extend(
+            _normalise(_requirement_name(req)) for req in requirements if "extra ==" not in req
+        )
+    names = {name.replace("-", "_") for name in seen}
+    for module, distributions in importlib.metadata.packages_distributions().items():
+        if any(_normalise(dist) in seen for dist in distributions):
+            names.add(module.lower())
+    return names | {name.lower() for name in KNOWN_IMPORTS}
+
+
+def name_problem(name: str, dest: Path | None = None) -> str | None:
+    """Why ``name`` cannot be a new game's package, or None if it can.
+
+    Args:
+        name: The package name (see :func:`project_from_name`).
+        dest: The project folder: a module found there (a project being made again) does not
+            count as a clash.
+    """
     if not (name.isascii() and name.isidentifier()):
         return (
-            f"{name!r} is not a Python package name: use letters, digits and underscores, "
-            "starting with a letter (e.g. moon_jump)"
+            f"{name!r} is not a Python package name: use letters, digits, spaces, - or _, "
+            "starting with a letter (e.g. moon_jump or 'Moon Jump')"
         )
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
         return f"{name!r} is a Python keyword"
     if len(name) > MAX_NAME_LENGTH:
         return (
-            f"{name!r} is longer than {MAX_NAME_LENGTH} characters: pick a short package name "
-            "(the title shown in the window can be longer, see config.toml)"
+            f"the package name {name!r} is longer than {MAX_NAME_LENGTH} characters: pick a "
+            "shorter NAME (the title in config.toml can be longer)"
         )
     if name.startswith("_"):
         return f"{name!r} starts with an underscore: start the package name with a letter"
     if name in RESERVED_NAMES:
-        return (
-            f"{name!r} is taken: the template and the new project use engine, game, levels, tests"
-        )
+        return f"{name!r} is taken: the template and the new project use {sorted(RESERVED_NAMES)}"
     if name in sys.stdlib_module_names:
         return f"{name!r} is a standard library module: the game's package would shadow it"
-    if name in DEPENDENCY_IMPORTS or name.lower() in {dep.lower() for dep in DEPENDENCY_IMPORTS}:
-        return f"{name!r} is a package the game needs: the game's package would shadow it"
+    if name in dependency_names():
+        return f"{name!r} is a package the engine or its tools need: the game would shadow it"
+    if name in {common.lower() for common in COMMON_IMPORTS}:
+        return (
+            f"{name!r} is the name of a widely used Python package the game may need one day: "
+            "the game would hide it; pick another name"
+        )
+    spec = importlib.util.find_spec(name)
+    if spec is not None:
+        where = spec.origin or next(iter(spec.submodule_search_locations or []), "")
+        if not (
+            dest is not None and where and Path(where).resolve().is_relative_to(dest.resolve())
+        ):
+            return (
+                f"{name!r} conflicts with the name of an existing Python module ({where}): "
+                "pick another name"
+            )
     return None
 
 
@@ -226,25 +313,26 @@ def name_problem(name: str) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def plan_project(name: str, source_root: Path = SOURCE_ROOT) -> dict[PurePosixPath, bytes]:
-    """Every file of a new project called ``name``, as relative path -> contents.
+def plan_project(project: Project, source_root: Path = SOURCE_ROOT) -> dict[PurePosixPath, bytes]:
+    """Every file of a new project, as relative path -> contents.
 
     Raises:
         FileNotFoundError: ``source_root`` is not a checkout of the template (no ``game/``,
             ``levels/`` or ``pyproject.toml``).
     """
-    for needed in ("pyproject.toml", "game", "levels/level1.json", "levels/tiles"):
+    for needed in ("pyproject.toml", "game/__main__.py", "levels/tiles"):
         if not (source_root / needed).exists():
             raise FileNotFoundError(
                 f"{source_root / needed} not found: making a project needs a source checkout of "
                 "the template (installed with pip install -e)"
             )
-    project = Project(name)
+    engine = plan_engine(source_root)
     files: dict[PurePosixPath, bytes] = {}
-    files.update(_template_files(project, source_root))
-    files.update(_game_modules(project, source_root))
-    files.update(plan_engine(source_root))
+    files.update(_game_files(project, source_root))
+    files.update(engine)
     files.update(_level_files(project, source_root))
+    files.update(_template_files(project, source_root, engine, files))
+    files[PurePosixPath(MANIFEST_NAME)] = Manifest.of(engine, source_root).to_json()
     return dict(sorted(files.items()))
 
 
@@ -254,9 +342,7 @@ def plan_engine(source_root: Path = SOURCE_ROOT) -> dict[PurePosixPath, bytes]:
     files: dict[PurePosixPath, bytes] = {}
     for path in sorted(engine_dir.rglob("*")):
         relative = path.relative_to(engine_dir)
-        if not path.is_file() or _is_cache(relative):
-            continue
-        if relative.parts[0] in ENGINE_EXCLUDED:
+        if not path.is_file() or _is_cache(relative) or relative.parts[0] in ENGINE_EXCLUDED:
             continue
         files[PurePosixPath("engine", *relative.parts)] = path.read_bytes()
     if PurePosixPath("engine/__init__.py") not in files:
@@ -264,15 +350,31 @@ def plan_engine(source_root: Path = SOURCE_ROOT) -> dict[PurePosixPath, bytes]:
     return files
 
 
-def _is_cache(relative: Path) -> bool:
+def _is_cache(relative: Path | PurePosixPath) -> bool:
     return "__pycache__" in relative.parts or relative.suffix in (".pyc", ".pyo")
 
 
-def _template_files(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
+def _packages(files: Iterable[PurePosixPath]) -> list[str]:
+    """The Python packages among ``files``: every folder with an ``__init__.py``, dotted."""
+    return sorted(".".join(path.parent.parts) for path in files if path.name == "__init__.py")
+
+
+def _template_files(
+    project: Project,
+    source_root: Path,
+    engine: Mapping[PurePosixPath, bytes],
+    planned: Mapping[PurePosixPath, bytes],
+) -> dict[PurePosixPath, bytes]:
     dependencies, test_dependencies = _dependencies(source_root / "pyproject.toml")
+    bundle = _extra(source_root / "pyproject.toml", "bundle")
+    packages = _packages([*engine, *planned])
     fields = {
         "dependencies": _toml_list(dependencies),
         "test_dependencies": _toml_list(test_dependencies),
+        "bundle_dependencies": _toml_list(bundle),
+        "packages": _toml_list([*packages, f"{project.name}.project_data"]),
+        "package_data": _toml_list(_project_data_globs(source_root / "pyproject.toml")),
+        "levels": _level_names(source_root),
     }
     files: dict[PurePosixPath, bytes] = {}
     for target, template in TEMPLATE_FILES.items():
@@ -285,105 +387,124 @@ def _dependencies(pyproject: Path) -> tuple[list[str], list[str]]:
     """The template's run-time dependencies, and the test tools a new project keeps."""
     data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     project = data["project"]
-    keep = ("pytest", "ruff")
+    keep = ("pytest", "ruff", "pytest-xdist")
     tests = [
         requirement
         for requirement in project.get("optional-dependencies", {}).get("test", [])
-        if re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0] in keep
+        if _requirement_name(requirement) in keep
     ]
     return list(project["dependencies"]), tests
+
+
+def _extra(pyproject: Path, name: str) -> list[str]:
+    data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    return list(data["project"].get("optional-dependencies", {}).get(name, []))
+
+
+def _project_data_globs(pyproject: Path) -> list[str]:
+    """The sample game's project files shipped in its wheel: the new game ships the same ones.
+
+    One list, in the template's ``pyproject.toml`` (``game.project_data``'s package data), so
+    an asset folder the sample game gains (backdrops, music) ships in new games too.
+    """
+    data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    return list(data["tool"]["setuptools"]["package-data"]["game.project_data"])
 
 
 def _toml_list(items: Iterable[str]) -> str:
     return "\n".join(f'    "{item}",' for item in items)
 
 
-def _game_modules(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
+def _starter_levels(source_root: Path) -> list[Path]:
+    """The sample game's first :data:`STARTER_LEVELS` levels in play order, with replays."""
+    from game.level_order import bundled_levels  # the same order the game plays them in
+
+    levels = bundled_levels(source_root / "levels")[:STARTER_LEVELS]
+    for level in levels:
+        replay = source_root / "levels" / "replays" / f"{level.stem}.replay"
+        if not replay.is_file():
+            raise FileNotFoundError(f"{replay} not found: every starter level needs its replay")
+    return levels
+
+
+def _level_names(source_root: Path) -> str:
+    return ", ".join(f"`{level.name}`" for level in _starter_levels(source_root))
+
+
+def _game_files(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
+    """Every file of ``game/``, renamed: the new game is the sample game."""
     game_dir = source_root / "game"
-    modules = _module_closure(game_dir, GAME_MODULES)
     files: dict[PurePosixPath, bytes] = {}
-    for module in modules:
-        for source in _module_files(game_dir, module):
-            text = source.read_text(encoding="utf-8")
-            rewritten = rewrite_game_module(text, project, modules)
-            relative = source.relative_to(game_dir)
-            files[PurePosixPath(project.name, *relative.parts)] = rewritten.encode()
+    for source in sorted(game_dir.rglob("*")):
+        relative = source.relative_to(game_dir)
+        if not source.is_file() or _is_cache(relative):
+            continue
+        data = source.read_bytes()
+        if source.suffix in (".py", ".md", ".txt", ".toml"):
+            data = rewrite_game_text(data.decode("utf-8"), project).encode()
+        files[PurePosixPath(project.name, *relative.parts)] = data
     return files
 
 
-def _module_files(game_dir: Path, module: str) -> list[Path]:
-    """The source files of a top-level ``game`` module: ``X.py``, or every file of package ``X``."""
-    package = game_dir / module
-    if package.is_dir():
-        return sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
-    return [game_dir / f"{module}.py"]
+def rewrite_game_text(text: str, project: Project) -> str:
+    """Sample game code or text renamed for ``project``.
 
-
-def _module_closure(game_dir: Path, roots: Sequence[str]) -> list[str]:
-    """``roots`` and every ``game`` module or package they import, directly or not, in order."""
-    found: list[str] = []
-    pending = list(roots)
-    while pending:
-        module = pending.pop(0)
-        if module in found:
-            continue
-        found.append(module)
-        for source in _module_files(game_dir, module):
-            tree = ast.parse(source.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                    if node.module == "game":
-                        pending.extend(alias.name for alias in node.names)
-                    elif node.module.startswith("game."):
-                        pending.append(node.module.split(".")[1])
-                elif isinstance(node, ast.Import):
-                    for alias in node.names:
-                        if alias.name.startswith("game."):
-                            pending.append(alias.name.split(".")[1])
-    return [module for module in found if module != "__main__"]
-
-
-def rewrite_game_module(text: str, project: Project, modules: Iterable[str]) -> str:
-    """A template game module renamed for ``project``.
-
-    ``game.MODULE`` becomes ``NAME.MODULE`` for each copied module (imports and docstring
-    references such as ``:mod:`game.movement```), ``from game import`` becomes ``from NAME
-    import``, ``python -m game`` becomes ``python -m NAME``, the wording that calls the code a
-    "sample game" is made neutral, and the distribution name the replay recorder reports becomes
-    the new project's.
+    ``game.X`` (imports, ``:mod:`` references, ``--kinds game.kinds``) becomes ``NAME.X``,
+    ``from game import`` and ``import game`` follow, ``python -m game`` becomes ``python -m
+    NAME``, the distribution name ``platformer-engine`` (which also names the player's
+    settings and records folders) becomes the project's, and the wording that calls the code
+    a "sample game" is made neutral. ``self.game.x`` and "the game." are left alone.
     """
-    names = "|".join(re.escape(module) for module in modules)
-    text = re.sub(rf"(?<![\w.])game\.(?=(?:{names})\b)", f"{project.name}.", text)
-    text = re.sub(r"(?<![\w.])from game import\b", f"from {project.name} import", text)
-    text = re.sub(r"python -m game\b", f"python -m {project.name}", text)
+    name = project.name
+    text = re.sub(r"(?<![\w.])game\.(?=[A-Za-z_])", f"{name}.", text)
+    text = re.sub(r"(?<![\w.])from game import\b", f"from {name} import", text)
+    text = re.sub(r"(?<![\w.])import game\b", f"import {name}", text)
+    text = re.sub(r"python -m game\b", f"python -m {name}", text)
+    text = text.replace('"platformer-engine"', f'"{project.dist_name}"')
+    text = text.replace("/platformer-engine", f"/{project.dist_name}")
     for old, new in _WORDING:
         text = text.replace(old, new)
-    return text.replace(
-        'PACKAGE_NAME = "platformer-engine"', f'PACKAGE_NAME = "{project.dist_name}"'
-    )
+    return text
 
 
 def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
+    """The new game's ``levels/``: the starter levels and replays, and every other file of it.
+
+    Which files count is the sample game's one list, the project files its wheel ships
+    (:func:`_project_data_globs`): the tileset, backdrops, music and ``CREDITS.md`` today, and
+    whatever asset folder it ships tomorrow. Of the maps and replays only the starters are
+    taken; ``levels/README.md`` is the new project's own (:func:`levels_readme`).
+    """
+    from game.level_order import LEVEL_SUFFIXES  # what the game counts as a level
+
+    starters = _starter_levels(source_root)
+    taken = {level.name for level in starters} | {f"{level.stem}.replay" for level in starters}
     levels = source_root / "levels"
-    files = {PurePosixPath(name): (source_root / name).read_bytes() for name in STARTER_FILES}
-    for folder in ASSET_FOLDERS:
-        for path in sorted((levels / folder).iterdir()):
-            if path.is_file():
-                files[PurePosixPath("levels", folder, path.name)] = path.read_bytes()
-    files[PurePosixPath("levels/CREDITS.md")] = (levels / "CREDITS.md").read_bytes()
+    files: dict[PurePosixPath, bytes] = {}
+    for path in _project_files(source_root):
+        relative = path.relative_to(source_root)
+        if relative.parts[0] != "levels" or relative == Path("levels/README.md"):
+            continue
+        is_map = path.parent == levels and path.suffix.lower() in LEVEL_SUFFIXES
+        is_replay = path.parent == levels / "replays"
+        if (is_map or is_replay) and path.name not in taken:
+            continue
+        files[PurePosixPath(*relative.parts)] = path.read_bytes()  # byte for byte: hashes
     files[PurePosixPath("levels/README.md")] = levels_readme(project, source_root).encode()
     return files
+
+
+def _project_files(source_root: Path) -> list[Path]:
+    """The sample game's project files (``config.toml``, ``levels/``...) its wheel ships."""
+    globs = _project_data_globs(source_root / "pyproject.toml")
+    return sorted({path for glob in globs for path in source_root.glob(glob) if path.is_file()})
 
 
 def levels_readme(project: Project, source_root: Path = SOURCE_ROOT) -> str:
     """The new project's ``levels/README.md``: its own intro and the template's conventions.
 
-    The conventions (making a level in Tiled, reachability, the art's licence) are the sections
-    of the template's ``levels/README.md`` named in :data:`_LEVEL_SECTIONS`, so a new project
-    documents the loader it vendors.
-
     Raises:
-        ValueError: The template's ``levels/README.md`` lacks one of those sections.
+        ValueError: The template's ``levels/README.md`` lacks one of the sections it copies.
     """
     source = (source_root / "levels" / "README.md").read_text(encoding="utf-8")
     sections = _markdown_sections(source)
@@ -392,8 +513,8 @@ def levels_readme(project: Project, source_root: Path = SOURCE_ROOT) -> str:
         matches = [body for title, body in sections.items() if title.startswith(wanted)]
         if not matches:
             raise ValueError(f"levels/README.md has no section '## {wanted}...'")
-        body = matches[0]
-        for old, new in _LEVELS_WORDING + _WORDING:
+        body = rewrite_game_text(matches[0], project)
+        for old, new in _LEVELS_WORDING:
             body = body.replace(old, new)
         chosen[wanted] = body.rstrip() + "\n"
     template = (TEMPLATE_DIR / "levels_README.md.tmpl").read_text(encoding="utf-8")
@@ -402,6 +523,7 @@ def levels_readme(project: Project, source_root: Path = SOURCE_ROOT) -> str:
         making_a_level=chosen["Making a level in Tiled"],
         reachability=chosen["Reachability"],
         licence=chosen["Licence"],
+        levels=_level_names(source_root),
     )
 
 
@@ -423,17 +545,94 @@ def _markdown_sections(text: str) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Writing
+# The manifest
+# ---------------------------------------------------------------------------------------------
+
+
+def file_hash(data: bytes) -> str:
+    """blake2b-128 hex of a file's bytes (``b2sum -l 128 FILE``)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def engine_version(source_root: Path = SOURCE_ROOT) -> str:
+    """The template's version (``pyproject.toml``), with the git commit when there is one."""
+    data = tomllib.loads((source_root / "pyproject.toml").read_text(encoding="utf-8"))
+    version = str(data["project"]["version"])
+    commit = _git(source_root, "rev-parse", "--short=12", "HEAD")
+    return f"{version}+g{commit}" if commit else version
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """What was vendored: ``engine-manifest.json`` in the project.
+
+    Attributes:
+        engine_version: The template version the engine came from (``0.1.0+g<commit>``).
+        dependencies: The engine's dependency pins at that version.
+        files: Every vendored engine file (``engine/...``) -> its :func:`file_hash`.
+    """
+
+    engine_version: str
+    dependencies: tuple[str, ...]
+    files: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, engine: Mapping[PurePosixPath, bytes], source_root: Path) -> Manifest:
+        """The manifest of ``engine`` (from :func:`plan_engine`) taken from ``source_root``."""
+        dependencies, _ = _dependencies(source_root / "pyproject.toml")
+        files = {str(path): file_hash(data) for path, data in sorted(engine.items())}
+        return cls(engine_version(source_root), tuple(dependencies), files)
+
+    def to_json(self) -> bytes:
+        """The file's bytes: indented JSON, sorted, one file per line."""
+        data = {
+            "format": MANIFEST_FORMAT,
+            "version": 1,
+            "engine_version": self.engine_version,
+            "dependencies": list(self.dependencies),
+            "files": dict(sorted(self.files.items())),
+        }
+        return (json.dumps(data, indent=2) + "\n").encode()
+
+    @classmethod
+    def read(cls, path: Path) -> Manifest:
+        """Read and check a manifest.
+
+        Raises:
+            ValueError: It is missing, unreadable or not a manifest (one line).
+        """
+        try:
+            data = json.loads(read_regular_file(path, 16 << 20))
+        except FileNotFoundError:
+            raise ValueError(
+                f"{path} not found: the project records no vendored engine (made before "
+                "manifests?); use --force to replace engine/ with this checkout's"
+            ) from None
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: not a readable engine manifest ({exc})") from None
+        files = data.get("files") if isinstance(data, dict) else None
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != MANIFEST_FORMAT
+            or not isinstance(files, dict)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())
+            or not isinstance(data.get("dependencies"), list)
+        ):
+            raise ValueError(f"{path}: not an engine manifest (format {MANIFEST_FORMAT!r})")
+        return cls(
+            str(data.get("engine_version", "?")),
+            tuple(str(item) for item in data["dependencies"]),
+            dict(files),
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing a new project
 # ---------------------------------------------------------------------------------------------
 
 
 class ExistingFileError(Exception):
-    """A file the command would write exists already (and ``--force`` was not given).
-
-    Attributes:
-        path: The first such file.
-        count: How many of the planned files exist.
-    """
+    """A file the command would write exists already (and ``--force`` was not given)."""
 
     def __init__(self, path: Path, count: int) -> None:
         more = f" (and {count - 1} more of the files it would write)" if count > 1 else ""
@@ -448,7 +647,7 @@ def write_files(
     """Write ``files`` under ``dest``; all or nothing with respect to existing files.
 
     Returns:
-        The paths written.
+        The existing files that were overwritten with other contents (empty without force).
 
     Raises:
         ExistingFileError: A planned file exists and ``force`` is False; nothing was written.
@@ -466,57 +665,215 @@ def write_files(
     existing = [path for path, _ in targets if path.exists() or path.is_symlink()]
     if existing and not force:
         raise ExistingFileError(existing[0], len(existing))
-    written: list[Path] = []
+    overwritten = [
+        path
+        for path, data in targets
+        if path in existing and not (path.is_file() and path.read_bytes() == data)
+    ]
     for path, data in targets:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        written.append(path)
-    return written
+        write_atomic(path, data)
+    return overwritten
 
 
-def update_engine(dest: Path, name: str, source_root: Path = SOURCE_ROOT) -> tuple[int, list[str]]:
-    """Replace ``dest/engine/`` with this checkout's engine; touch nothing else.
+def _git(folder: Path, *args: str) -> str | None:
+    """``git -C folder ARGS``'s output, or None when git is missing or fails."""
+    if shutil.which("git") is None:
+        return None
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=120
+        )
+    except OSError:
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
 
-    The new engine is written next to the old one first and swapped in, so a failure leaves
-    the old engine in place.
 
-    Returns:
-        The number of engine files written, and the template's dependencies that
-        ``dest/pyproject.toml`` does not list (the newer engine may need them).
+def git_first_commit(dest: Path, project: Project, version: str) -> str:
+    """Make ``dest`` a git repository with everything in a first commit; say what happened."""
+    if shutil.which("git") is None:
+        return "git not found: the project is not a git repository (git init to make it one)"
+    if _git(dest, "rev-parse", "--is-inside-work-tree") == "true":
+        return "the folder is inside a git repository already: review the new files with git status"
+    identity: list[str] = []
+    if not _git(dest, "config", "user.email"):
+        identity = ["-c", "user.name=platformer-new", "-c", "user.email=platformer-new@localhost"]
+    message = f"New game {project.title} from the platformer engine {version}"
+    if (
+        _git(dest, "init", "-q") is None
+        or _git(dest, "add", "-A") is None
+        or _git(dest, *identity, "commit", "-q", "-m", message) is None
+    ):
+        return "warning: git could not make the first commit; the files are all there"
+    return f"git repository with a first commit: {message!r}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Taking a newer engine
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EngineUpdate:
+    """What :func:`update_engine` did (or, refused, would have done).
+
+    Attributes:
+        added: Engine files new in this engine.
+        changed: Engine files whose contents change.
+        removed: Engine files this engine no longer has.
+        kept: Files the user added to ``engine/`` (not the engine's): left alone.
+        edited: Files edited since they were vendored that the update changes or removes.
+        pin_changes: ``old -> new`` dependency pins, ``+ new`` and ``- old``.
+        pyproject_lacks: New pins the project's ``pyproject.toml`` does not have.
+        packages_lacking: Engine packages the project's ``pyproject.toml`` does not list.
+        old_version: The engine version the project had.
+        new_version: This engine's version.
+    """
+
+    added: list[str]
+    changed: list[str]
+    removed: list[str]
+    kept: list[str]
+    edited: list[str]
+    pin_changes: list[str]
+    pyproject_lacks: list[str]
+    packages_lacking: list[str]
+    old_version: str
+    new_version: str
+
+
+class EditedEngineError(Exception):
+    """The update would overwrite engine files edited since they were vendored."""
+
+
+def plan_engine_update(
+    dest: Path, source_root: Path = SOURCE_ROOT, *, force: bool = False
+) -> EngineUpdate:
+    """Compare the project's engine with this checkout's; nothing is written.
 
     Raises:
-        FileNotFoundError: ``dest`` is not a project made with ``new NAME`` (no ``dest/NAME/``
+        ValueError: The project's manifest is missing or damaged (with ``force``, every
+            engine file then counts as edited, and is overwritten).
+    """
+    try:
+        manifest = Manifest.read(dest / MANIFEST_NAME)
+    except ValueError:
+        if not force:
+            raise
+        manifest = Manifest("unknown", (), {})
+    new = {str(path): data for path, data in plan_engine(source_root).items()}
+    local = {
+        path.relative_to(dest).as_posix(): path.read_bytes()
+        for path in sorted((dest / "engine").rglob("*"))
+        if path.is_file() and not _is_cache(path.relative_to(dest))
+    }
+    recorded = manifest.files
+    added, changed, removed, kept, edited = [], [], [], [], []
+    for path, data in new.items():
+        if path not in local:
+            added.append(path)
+            if path in recorded:
+                edited.append(path)  # deleted since it was vendored
+        elif local[path] != data:
+            changed.append(path)
+            if file_hash(local[path]) != recorded.get(path):
+                edited.append(path)
+    for path, data in local.items():
+        if path in new:
+            continue
+        if path not in recorded:
+            kept.append(path)
+            continue
+        removed.append(path)
+        if file_hash(data) != recorded[path]:
+            edited.append(path)
+    dependencies, _ = _dependencies(source_root / "pyproject.toml")
+    return EngineUpdate(
+        added,
+        changed,
+        removed,
+        kept,
+        sorted(edited),
+        _pin_changes(manifest.dependencies, dependencies),
+        _pyproject_lacks(dest / "pyproject.toml", dependencies),
+        _packages_lacking(dest / "pyproject.toml", list(map(PurePosixPath, new))),
+        manifest.engine_version,
+        engine_version(source_root),
+    )
+
+
+def _pin_changes(old: Sequence[str], new: Sequence[str]) -> list[str]:
+    before = {_normalise(_requirement_name(pin)): pin for pin in old}
+    after = {_normalise(_requirement_name(pin)): pin for pin in new}
+    changes = [
+        f"{before[name]} -> {after[name]}"
+        for name in after
+        if name in before and before[name] != after[name]
+    ]
+    changes += [f"+ {after[name]}" for name in after if name not in before]
+    changes += [f"- {before[name]}" for name in before if name not in after]
+    return changes
+
+
+def _pyproject_lacks(pyproject: Path, wanted: Sequence[str]) -> list[str]:
+    try:
+        have, _ = _dependencies(pyproject)
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return list(wanted)
+    normalised = {" ".join(pin.split()) for pin in have}
+    return [pin for pin in wanted if " ".join(pin.split()) not in normalised]
+
+
+def _packages_lacking(pyproject: Path, engine_files: Sequence[PurePosixPath]) -> list[str]:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        listed = set(data["tool"]["setuptools"]["packages"])
+    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError):
+        return []
+    return [package for package in _packages(engine_files) if package not in listed]
+
+
+def update_engine(
+    dest: Path, name: str, source_root: Path = SOURCE_ROOT, *, force: bool = False
+) -> EngineUpdate:
+    """Take this checkout's engine into the project at ``dest``; touch nothing else.
+
+    Every engine file is written atomically; the manifest is written last, so an update cut
+    short is finished by running it again.
+
+    Raises:
+        FileNotFoundError: ``dest`` is not a project made with ``new`` (no ``dest/NAME/``
             package or no ``dest/engine/``).
+        ValueError: The manifest is missing or damaged (and ``force`` is False).
+        EditedEngineError: An engine file edited since it was vendored would be changed or
+            removed (and ``force`` is False); nothing was written.
     """
     if not (dest / name / "__init__.py").is_file() or not (dest / "engine").is_dir():
         raise FileNotFoundError(
             f"{dest} is not a project made with 'new {name}' (it needs {name}/ and engine/)"
         )
-    files = plan_engine(source_root)
-    staging = dest / ".engine-update"
-    retired = dest / ".engine-old"
-    for leftover in (staging, retired):
-        if leftover.exists():
-            shutil.rmtree(leftover)
-    write_files(staging, {PurePosixPath(*p.parts[1:]): data for p, data in files.items()})
-    (dest / "engine").rename(retired)
-    staging.rename(dest / "engine")
-    shutil.rmtree(retired)
-    return len(files), _missing_dependencies(dest / "pyproject.toml", source_root)
-
-
-def _missing_dependencies(pyproject: Path, source_root: Path) -> list[str]:
-    wanted, _ = _dependencies(source_root / "pyproject.toml")
-    try:
-        have, _ = _dependencies(pyproject)
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return wanted
-
-    def base(requirement: str) -> str:
-        return re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
-
-    have_names = {base(requirement) for requirement in have}
-    return [requirement for requirement in wanted if base(requirement) not in have_names]
+    update = plan_engine_update(dest, source_root, force=force)
+    if update.edited and not force:
+        first, rest = update.edited[0], update.edited[1:]
+        more = f" (and {len(rest)} more: {', '.join(rest[:5])})" if rest else ""
+        raise EditedEngineError(
+            f"{dest / first} was edited since the engine was vendored{more}, and this update "
+            "would overwrite it; nothing was written. Keep your edit (commit it, update with "
+            "--force, then re-apply it with git) or use --force to overwrite it"
+        )
+    new = plan_engine(source_root)
+    for path in [*update.added, *update.changed]:
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, new[PurePosixPath(path)])
+    for path in update.removed:
+        (dest / path).unlink()
+        for parent in (dest / path).parents:
+            if parent == dest / "engine" or any(parent.iterdir()):
+                break
+            parent.rmdir()
+    write_atomic(dest / MANIFEST_NAME, Manifest.of(new, source_root).to_json())
+    return update
 
 
 # ---------------------------------------------------------------------------------------------
@@ -528,62 +885,108 @@ def build_parser(prog: str = PROG) -> OneLineParser:
     """The ``new`` command's flags."""
     parser = OneLineParser(
         prog=prog,
-        description="Start a new game from this template: a standalone project with the engine "
-        "vendored in engine/, one starter level, tests and a README.",
+        description="Start a new game: the sample game under a new name, with the engine "
+        "vendored in engine/, its starter levels, tests, recipes and a git repository.",
     )
     parser.add_argument(
-        "name", metavar="NAME", help="the game's Python package name, e.g. moon_jump"
+        "name",
+        metavar="NAME",
+        help="the game's name as written, e.g. 'Moon Jump' (package moon_jump) or moon_jump",
     )
     parser.add_argument(
         "--path",
         type=Path,
         default=None,
         metavar="DIR",
-        help="where to create the project (default: ./NAME)",
+        help="where to create the project (default: ./<package>)",
     )
     parser.add_argument(
-        "--force", action="store_true", help="overwrite files that exist (others are kept)"
+        "--force",
+        action="store_true",
+        help="overwrite files that exist, listing them (other files are kept); with "
+        "--update-engine, overwrite engine files edited since they were vendored",
     )
     parser.add_argument(
         "--update-engine",
         action="store_true",
-        help="only replace DIR/engine/ with this checkout's engine (local edits there are lost)",
+        help="take this checkout's engine into the project at DIR: lists what it adds, changes "
+        "and removes; refuses to overwrite edited engine files without --force",
+    )
+    parser.add_argument(
+        "--no-git", action="store_true", help="do not make the new project a git repository"
     )
     return parser
+
+
+def _print_list(title: str, items: Sequence[str]) -> None:
+    if items:
+        print(f"{title} ({len(items)}):")
+        for item in items:
+            print(f"  {item}")
+
+
+def report_update(dest: Path, update: EngineUpdate) -> None:
+    """Print what an engine update did."""
+    print(
+        f"engine {update.old_version} -> {update.new_version}: {len(update.added)} added, "
+        f"{len(update.changed)} changed, {len(update.removed)} removed"
+    )
+    _print_list("added", update.added)
+    _print_list("changed", update.changed)
+    _print_list("removed", update.removed)
+    _print_list("overwritten although edited since vendored (--force)", update.edited)
+    _print_list("kept (your files, not the engine's)", update.kept)
+    _print_list("dependency pins changed", update.pin_changes)
+    if update.pyproject_lacks:
+        print(
+            f"{dest / 'pyproject.toml'} does not have the engine's pins "
+            f"{', '.join(update.pyproject_lacks)}: put them in [project] dependencies and "
+            "reinstall (pip install -e '.[test]')"
+        )
+    if update.packages_lacking:
+        print(
+            f"{dest / 'pyproject.toml'}: add {', '.join(update.packages_lacking)} to "
+            "[tool.setuptools] packages, or the wheel misses them"
+        )
+    print("nothing outside engine/ and engine-manifest.json was touched; review with git diff")
 
 
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Create a project (or update its engine); return the exit status."""
     args: argparse.Namespace = build_parser(prog).parse_args(argv)
-    problem = name_problem(args.name)
+    project = project_from_name(args.name)
+    dest: Path = args.path if args.path is not None else Path(project.name)
+    problem = name_problem(project.name, dest)
     if problem is not None:
         fail(prog, problem)
-    dest: Path = args.path if args.path is not None else Path(args.name)
     try:
         if args.update_engine:
-            count, missing = update_engine(dest, args.name)
-            print(f"replaced {dest / 'engine'}/ with this checkout's engine ({count} files)")
-            print("nothing else was touched; review the change with git diff before committing")
-            if missing:
-                print(
-                    "the new engine needs dependencies the project does not list: "
-                    + ", ".join(missing)
-                    + f"; add them to {dest / 'pyproject.toml'} and reinstall"
-                )
+            update = update_engine(dest, project.name, force=args.force)
+            report_update(dest, update)
             return 0
-        files = plan_project(args.name)
-        write_files(dest, files, force=args.force)
-    except (ExistingFileError, NotADirectoryError, FileNotFoundError, ValueError) as exc:
+        files = plan_project(project)
+        overwritten = write_files(dest, files, force=args.force)
+    except (
+        ExistingFileError,
+        NotADirectoryError,
+        FileNotFoundError,
+        ValueError,
+        EditedEngineError,
+    ) as exc:
         fail(prog, str(exc))
     except OSError as exc:
         fail(prog, f"cannot write the project to {dest}: {exc}")
+    if overwritten:
+        _print_list(f"overwrote files in {dest} that differed", [str(p) for p in overwritten])
     print(
-        f"created {Project(args.name).title} in {dest}/ ({len(files)} files): "
-        f"the {args.name} package, engine/ (vendored), levels/, tests/"
+        f"created {project.title} in {dest}/ ({len(files)} files): the {project.name} package "
+        "(the sample game, renamed), engine/ (vendored), levels/, tests/"
     )
+    if not args.no_git:
+        print(git_first_commit(dest, project, engine_version()))
     print("next:")
     print(f"  cd {dest} && python3 -m venv .venv && . .venv/bin/activate")
-    print(f"  pip install -e . && python -m {args.name}    # install and play")
+    print(f"  pip install -e . && python -m {project.name}    # install and play")
     print("  pip install -e '.[test]' && python -m pytest    # install and run the tests")
     return 0
 

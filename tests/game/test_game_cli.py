@@ -95,11 +95,12 @@ def test_verify_run_has_a_status_for_each_verdict(tmp_path: Path, capsys: Any) -
     from engine.config import load_config
     from engine.speedrun.timer import format_igt
     from engine.timing import TickRate
-    from game.__main__ import EXTRA_SECTIONS, verify_run_file
+    from game.__main__ import verify_run_file
+    from game.config import CONFIG_SECTIONS
     from game.run_file import save_run
     from tests.game.honest_runs import BUNDLED_TICKS, LEVELS, honest_run
 
-    config = load_config(None, extra_sections=EXTRA_SECTIONS)
+    config = load_config(None, extra_sections=CONFIG_SECTIONS)
     valid, invalid, edited = tmp_path / "valid.json", tmp_path / "invalid.json", tmp_path / "e.json"
     save_run(honest_run(), valid)
     save_run(honest_run(strict_valid=False), invalid)

@@ -247,11 +247,11 @@ def test_a_replay_of_another_level_is_refused(tmp_path: Path) -> None:
 
 def test_an_unsupported_format_version_is_refused(tmp_path: Path) -> None:
     text = LEVEL1_REPLAY.read_text(encoding="utf-8")
-    assert text.startswith("platformer-replay 1\n")
+    assert text.startswith("platformer-replay 2\n")
     path = tmp_path / "future.replay"
-    path.write_text(text.replace("platformer-replay 1", "platformer-replay 2", 1), encoding="utf-8")
+    path.write_text(text.replace("platformer-replay 2", "platformer-replay 3", 1), encoding="utf-8")
     assert_one_line_error(
-        game("--replay", str(path)), "future.replay", "unsupported format version 2"
+        game("--replay", str(path)), "future.replay", "unsupported format version 3"
     )
 
 

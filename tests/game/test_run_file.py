@@ -184,7 +184,7 @@ def test_a_replay_inside_whose_hashes_are_dashes_is_refused(
 
     edited = copy.deepcopy(plain)
     lines = edited["attempts"][0]["replay"].splitlines()[:-1]
-    lines[8:] = [line.split(" ")[0] + " -" for line in lines[8:]]
+    lines[9:] = [line.split(" ")[0] + " -" for line in lines[9:]]
     edited["attempts"][0]["replay"] = with_checksum(lines)
     assert "tick 0 has no state hash" in problem_of(edited, tmp_path)
 

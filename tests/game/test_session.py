@@ -133,6 +133,7 @@ def test_the_title_plays_the_bundled_replays_behind_the_menu(session: GameSessio
 
 
 def test_credits_come_from_the_credits_file_and_go_back(session: GameSession) -> None:
+    from game.assets import asset_path
     from game.session import CREDITS_FILE, credit_lines
 
     for _ in range(3):
@@ -140,7 +141,7 @@ def test_credits_come_from_the_credits_file_and_go_back(session: GameSession) ->
     tap(session, "jump")
     assert menu_title(session) == "Credits"
     lines = session.engine.scene.panel.lines
-    assert lines == credit_lines(CREDITS_FILE) and len(lines) >= 5
+    assert lines == credit_lines(Path(asset_path(CREDITS_FILE))) and len(lines) >= 5
     assert any("Kenney" in line for line in lines)
     tap(session, "pause")
     assert menu_title(session) == "Platformer"

@@ -729,3 +729,56 @@ def test_module_is_pure() -> None:
         timeout=60,
     )
     assert result.stdout.strip() == "[]"
+
+
+# -- a game's own sections for the checker (--sections) ------------------------------------------
+
+
+def test_sections_from_spec_imports_a_games_mapping() -> None:
+    from engine.config.loader import sections_from_spec
+    from game.config import CONFIG_SECTIONS
+
+    assert sections_from_spec("game.config") == dict(CONFIG_SECTIONS)
+    assert sections_from_spec("game.config:CONFIG_SECTIONS") == dict(CONFIG_SECTIONS)
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("no_such_module_here", "cannot import no_such_module_here"),
+        ("game.config:APP_NAME", "has no APP_NAME mapping"),
+        ("a b", "expected MODULE[:NAME]"),
+        (":X", "expected MODULE[:NAME]"),
+    ],
+)
+def test_bad_sections_specs_are_one_line(spec: str, fragment: str) -> None:
+    from engine.config.loader import sections_from_spec
+
+    with pytest.raises(ConfigError) as caught:
+        sections_from_spec(spec)
+    assert fragment in str(caught.value) and len(str(caught.value).splitlines()) == 1
+
+
+def test_the_checker_knows_a_games_section_when_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.config.loader import main
+
+    path = tmp_path / "config.toml"
+    path.write_text("[player]\njump_height_tiles = 3.4\n", encoding="utf-8")
+    assert main(["--config", str(path)]) == 2
+    assert "--sections MODULE" in capsys.readouterr().err
+    assert main(["--sections", "game.config", "--config", str(path)]) == 0
+    assert "jump_height_tiles = 3.4" in capsys.readouterr().out
+    assert main(["--sections", "game.config"]) == 0
+    assert "[player]" in capsys.readouterr().out
+    assert main(["--sections", "nope_module"]) == 2
+    assert "cannot import nope_module" in capsys.readouterr().err
+
+
+def test_section_hash_changes_with_any_value() -> None:
+    from engine.config import PhysicsConfig, section_hash
+
+    base = section_hash(PhysicsConfig())
+    assert len(base) == 32 and base == section_hash(PhysicsConfig())
+    assert section_hash(PhysicsConfig(iterations=11)) != base

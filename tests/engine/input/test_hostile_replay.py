@@ -46,28 +46,30 @@ def test_a_version_number_of_5000_digits_is_unsupported(tmp_path: Path) -> None:
 
 def test_a_replay_whose_every_hash_is_a_dash_is_refused(tmp_path: Path) -> None:
     lines = body_lines()
-    for index in range(8, len(lines)):
+    for index in range(9, len(lines)):
         lines[index] = lines[index].split(" ")[0] + " -"
     message = error_of(tmp_path, with_checksum(lines))
-    assert "line 9: tick 0 has no state hash" in message
+    assert "line 10: tick 0 has no state hash" in message
 
 
 def test_the_last_tick_needs_its_hash_whatever_the_interval(tmp_path: Path) -> None:
     lines = body_lines(hash_every=4)  # ticks 0, 4 and the last (5) are hashed
     lines[-1] = lines[-1].split(" ")[0] + " -"
-    assert "line 14: tick 5 has no state hash" in error_of(tmp_path, with_checksum(lines))
+    assert "line 15: tick 5 has no state hash" in error_of(tmp_path, with_checksum(lines))
 
 
 @pytest.mark.parametrize(
     ("line_no", "value", "fragment"),
     [
-        (8, "ticks " + "9" * 13, "at most 12 digits"),
-        (7, "hash-every " + "9" * 8, "hash-every must be an int in 1..1000000"),
+        (9, "ticks " + "9" * 13, "at most 12 digits"),
+        (8, "hash-every " + "9" * 8, "hash-every must be an int in 1..1000000"),
         (5, "tick-rate-hz " + "7" * 5000, "at most 12 digits"),
         (5, "tick-rate-hz 60/" + "7" * 13, "at most 12 digits"),
         (4, "level-hash abc123", "must be 32 lowercase hex digits"),
         (3, "level-id " + "x" * 300, "at most 256 characters"),
-        (6, "actions " + " ".join(f"a{i}" for i in range(65)), "at most 64 actions"),
+        (7, "actions " + " ".join(f"a{i}" for i in range(65)), "at most 64 actions"),
+        (6, "settings " + " ".join(f"s{i}={'0' * 32}" for i in range(17)), "at most 16"),
+        (6, "settings " + "x" * 5000 + "=" + "0" * 32, "1 to 64 of"),
     ],
 )
 def test_header_values_out_of_range_are_refused(
@@ -81,7 +83,7 @@ def test_header_values_out_of_range_are_refused(
 
 def test_an_input_with_a_million_hex_digits_is_refused(tmp_path: Path) -> None:
     lines = body_lines()
-    lines[8] = "1" * 1_000_000 + " " + lines[8].split(" ")[1]
+    lines[9] = "1" * 1_000_000 + " " + lines[9].split(" ")[1]
     message = error_of(tmp_path, with_checksum(lines))
     assert "more hex digits than the 4 recorded actions" in message
 

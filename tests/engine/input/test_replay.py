@@ -25,6 +25,7 @@ from engine.input.replay import (
     ReplayMismatch,
     ReplayRecorder,
     ReplayVerifier,
+    changed_settings,
     format_replay,
     hash_level_file,
     load_replay,
@@ -127,17 +128,18 @@ def test_file_layout_matches_the_module_docs() -> None:
     assert text.endswith("\n") and lines[-1] == ""
     lines.pop()
     assert lines[0] == f"{MAGIC} {FORMAT_VERSION}"
-    assert lines[1:8] == [
+    assert lines[1:9] == [
         "game-version 0.1.0",
         "level-id level1.tmx",
         f"level-hash {LEVEL_HASH}",
         "tick-rate-hz 60",
+        "settings -",
         "actions left right jump pause",
         "hash-every 2",
         "ticks 5",
     ]
-    for tick in range(5):  # tick t is on line t + 9 (1-based)
-        value, state_hash = lines[tick + 8].split(" ")
+    for tick in range(5):  # tick t is on line t + 10 (1-based)
+        value, state_hash = lines[tick + 9].split(" ")
         assert int(value, 16) == replay.inputs[tick]
         assert state_hash == (replay.hashes[tick] or "-")
     # hash-every 2 keeps ticks 0, 2, 4 (4 is also the last tick); 1 and 3 are "-".
@@ -342,7 +344,7 @@ def test_unreadable_path(tmp_path: Path) -> None:
 
 def test_empty_file(tmp_path: Path) -> None:
     message = load_error(write_text(tmp_path / "empty.replay", ""))
-    assert "empty file" in message and "platformer-replay 1" in message
+    assert "empty file" in message and "platformer-replay 2" in message
 
 
 @pytest.mark.parametrize(
@@ -353,13 +355,13 @@ def test_not_a_replay(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "other.replay"
     path.write_bytes(content)
     message = load_error(path)
-    assert "not a replay file" in message and "expected 'platformer-replay 1'" in message
+    assert "not a replay file" in message and "expected 'platformer-replay 2'" in message
 
 
 def test_unsupported_version(tmp_path: Path, good_text: str) -> None:
-    text = replace_line(good_text, 1, "platformer-replay 2")
-    message = load_error(write_text(tmp_path / "v2.replay", text))
-    assert "unsupported format version 2" in message and "reads version 1" in message
+    text = replace_line(good_text, 1, "platformer-replay 3")
+    message = load_error(write_text(tmp_path / "v3.replay", text))
+    assert "unsupported format version 3" in message and "reads version 1, 2" in message
 
 
 def test_malformed_version(tmp_path: Path, good_text: str) -> None:
@@ -420,10 +422,14 @@ def test_hand_edited_level_id_fails_the_checksum(tmp_path: Path, good_text: str)
         (4, "level-hash XYZ", "line 4: malformed header line: level-hash"),
         (5, "tick-rate-hz 59.94", "line 5: malformed header line: tick-rate-hz"),
         (5, "tick-rate-hz 0", "line 5: malformed header line"),
-        (6, "actions left  jump", "line 6: malformed header line: actions"),
-        (6, "actions jump jump", "line 6: malformed header line: actions: duplicate"),
-        (7, "hash-every 0", "line 7: malformed header line: hash-every"),
-        (8, "ticks ten", "line 8: malformed header line: ticks"),
+        (6, "setting -", "line 6: malformed header line: expected 'settings"),
+        (6, "settings player", "line 6: malformed header line: settings: expected NAME=HASH"),
+        (6, "settings player=abc", "line 6: malformed header line: settings: hash of settings"),
+        (6, "settings a.b=" + "0" * 32, "line 6: malformed header line: settings: a settings"),
+        (7, "actions left  jump", "line 7: malformed header line: actions"),
+        (7, "actions jump jump", "line 7: malformed header line: actions: duplicate"),
+        (8, "hash-every 0", "line 8: malformed header line: hash-every"),
+        (9, "ticks ten", "line 9: malformed header line: ticks"),
     ],
 )
 def test_malformed_header_line(
@@ -446,28 +452,28 @@ def test_malformed_header_line(
     ],
 )
 def test_malformed_tick_line(tmp_path: Path, good_text: str, new_line: str, fragment: str) -> None:
-    text = replace_line(good_text, 12, new_line)  # tick 3 is on line 12
+    text = replace_line(good_text, 13, new_line)  # tick 3 is on line 13
     message = load_error(write_text(tmp_path / "ticks.replay", text))
-    assert "line 12: malformed tick line (tick 3)" in message and fragment in message
+    assert "line 13: malformed tick line (tick 3)" in message and fragment in message
 
 
 def test_tick_count_mismatch_fewer_lines(tmp_path: Path, good_text: str) -> None:
     lines = good_text.split("\n")
-    del lines[12]  # drop tick 4, keep the end line
+    del lines[13]  # drop tick 4, keep the end line
     message = load_error(write_text(tmp_path / "short.replay", "\n".join(lines)))
     assert "tick count mismatch" in message and "after 9 ticks, header says 10" in message
 
 
 def test_tick_count_mismatch_more_lines(tmp_path: Path, good_text: str) -> None:
     lines = good_text.split("\n")
-    lines.insert(12, "0 -")
+    lines.insert(13, "0 -")
     message = load_error(write_text(tmp_path / "long.replay", "\n".join(lines)))
     assert "tick count mismatch: more tick lines than the header's 10 ticks" in message
 
 
 def test_truncated_after_a_whole_tick_line(tmp_path: Path, good_text: str) -> None:
     lines = good_text.split("\n")
-    text = "\n".join(lines[:12]) + "\n"  # header + ticks 0..3
+    text = "\n".join(lines[:13]) + "\n"  # header + ticks 0..3
     message = load_error(write_text(tmp_path / "cut.replay", text))
     assert "truncated after 4 complete ticks (header says 10 ticks; no end line)" in message
 
@@ -751,3 +757,79 @@ def test_saved_replays_get_the_mode_of_any_new_file(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert path.stat().st_mode & 0o777 == 0o644
+
+
+# -- settings hashes (format 2) ----------------------------------------------------------------
+
+PLAYER_HASH = "11" * 16
+PHYSICS_HASH = "22" * 16
+
+
+def recorder_with_settings(settings_hashes: dict[str, str]) -> ReplayRecorder:
+    return ReplayRecorder(
+        ACTIONS,
+        level_id="level1.tmx",
+        level_hash=LEVEL_HASH,
+        tick_rate_hz=60,
+        game_version="0.1.0",
+        settings_hashes=settings_hashes,
+    )
+
+
+def test_settings_hashes_are_written_sorted_and_read_back() -> None:
+    recorder = recorder_with_settings({"player": PLAYER_HASH, "physics": PHYSICS_HASH})
+    recorder.record(0, InputSnapshot(ACTIONS, 0), "ab" * 16)
+    text = format_replay(recorder.to_replay())
+    assert f"\nsettings physics={PHYSICS_HASH} player={PLAYER_HASH}\n" in text
+    replay = parse_replay(text.encode())
+    assert replay.settings_hashes == (("physics", PHYSICS_HASH), ("player", PLAYER_HASH))
+
+
+def test_a_version_1_file_still_loads_without_settings(tmp_path: Path) -> None:
+    replay = make_replay(4)
+    lines = format_replay(replay).splitlines()[:-1]
+    lines[0] = f"{MAGIC} 1"
+    del lines[5]  # version 1 has no settings line
+    body = "".join(line + "\n" for line in lines)
+    end = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+    path = write_text(tmp_path / "old.replay", f"{body}end {end}\n")
+    old = load_replay(path)
+    assert old.settings_hashes == () and old.inputs == replay.inputs
+    assert old.hashes == replay.hashes
+
+
+def test_changed_settings_names_the_sections_that_differ() -> None:
+    recorded = (("physics", PHYSICS_HASH), ("player", PLAYER_HASH))
+    same = {"physics": PHYSICS_HASH, "player": PLAYER_HASH}
+    assert changed_settings(recorded, same) == []
+    assert changed_settings(recorded, {**same, "player": "33" * 16}) == ["player"]
+    assert changed_settings(recorded, {"player": PLAYER_HASH}) == ["physics"]
+    assert changed_settings((), {"player": "33" * 16}) == []  # version 1: nothing to compare
+
+
+def test_a_divergence_under_other_settings_names_the_section() -> None:
+    recorder = recorder_with_settings({"player": PLAYER_HASH, "physics": PHYSICS_HASH})
+    recorder.record(0, InputSnapshot(ACTIONS, 0), "ab" * 16)
+    replay = recorder.to_replay()
+    tuned = ReplayVerifier(
+        replay, source="r.replay", settings_hashes={"player": "33" * 16, "physics": PHYSICS_HASH}
+    )
+    with pytest.raises(ReplayMismatch) as caught:
+        tuned.check(0, "cd" * 16)
+    assert caught.value.changed_sections == ("player",)
+    assert "recorded with other [player] settings" in str(caught.value)
+    same = ReplayVerifier(
+        replay, source="r.replay", settings_hashes={"player": PLAYER_HASH, "physics": PHYSICS_HASH}
+    )
+    with pytest.raises(ReplayMismatch) as caught:
+        same.check(0, "cd" * 16)
+    assert caught.value.changed_sections == () and "settings" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"a b": PLAYER_HASH}, {"player": "xyz"}, {f"s{i}": PLAYER_HASH for i in range(17)}],
+)
+def test_bad_settings_hashes_are_refused_when_recording(bad: dict[str, str]) -> None:
+    with pytest.raises(ValueError):
+        recorder_with_settings(bad)
