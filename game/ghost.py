@@ -14,10 +14,11 @@ same with the ghost on or off (``tests/game/test_ghost.py`` checks it). Only its
 (:class:`~game.level_scene.LevelScene`), translucent.
 
 Where the ghost comes from: when a valid run sets a personal best,
-:class:`~game.speedrun.Speedrun` keeps a copy of its run file as the category's *ghost file* (:func:`ghost_path`);
-:func:`ghost_replays` reads it back (bounded and checked like any run file) and picks, for each
-level, the attempt that completed it. A ghost file made with other settings, or on a level file
-that has changed since, gives no ghost for that level rather than a wrong one.
+:class:`~game.speedrun.Speedrun` keeps a copy of its run file as the category's *ghost file*
+(:func:`ghost_path`); :func:`ghost_replays` reads it back (bounded and checked like any run
+file) and picks, for each level, the attempt that completed it. A ghost file made with other
+settings, or on a level file that has changed since, gives no ghost for that level rather than
+a wrong one.
 """
 
 from __future__ import annotations
