@@ -115,6 +115,7 @@ SUBPROCESS_ROWS = (0, 8, 10, 13, 16, 22)
 message with a terminal escape sequence."""
 
 
+@pytest.mark.slow
 @needs_posix
 def test_hostile_flags_as_a_user_runs_them(tmp_path: Path) -> None:
     """A subset as subprocesses: nothing but the one line reaches the terminal, exit 2."""

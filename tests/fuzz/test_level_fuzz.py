@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LEVELS_DIR = ROOT / "levels"
 BASE: dict[str, Any] = json.loads((LEVELS_DIR / "level1.json").read_text())
 
-EXAMPLES = int(os.environ.get("LEVEL_FUZZ_EXAMPLES", "15"))
-"""Cases per category: 15 keep the default suite quick (about 20 s on two loaded cores);
+EXAMPLES = int(os.environ.get("LEVEL_FUZZ_EXAMPLES", "8"))
+"""Cases per category: 8 keep the default suite quick (a few seconds on two cores);
 ``LEVEL_FUZZ_EXAMPLES=200`` for a longer hunt."""
 
 FUZZ_SETTINGS = settings(

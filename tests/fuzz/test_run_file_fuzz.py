@@ -22,7 +22,7 @@ from tests.fuzz.conftest import TALLY, assert_one_line, case
 from tests.game.honest_runs import LEVELS_DIR, ORDER, honest_run
 
 FUZZ_SETTINGS = settings(
-    max_examples=100,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

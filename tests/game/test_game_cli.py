@@ -91,6 +91,7 @@ def test_a_replay_played_on_another_level_says_so() -> None:
     )
 
 
+@pytest.mark.slow
 def test_verify_run_has_a_status_for_each_verdict(tmp_path: Path, capsys: Any) -> None:
     from engine.config import load_config
     from engine.speedrun.timer import format_igt

@@ -121,6 +121,7 @@ def test_the_ghost_is_drawn_translucent_beside_the_player(ghost_engine: Any) -> 
     assert scene.state_hash() == alone.state_hash()
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_a_personal_best_keeps_its_run_as_the_ghost_of_the_next_run(
     timed: Any,  # noqa: F811

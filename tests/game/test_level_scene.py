@@ -76,6 +76,7 @@ def run_ticks(engine: Any, ticks: int) -> None:
         engine.run_frame()
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_same_script_gives_the_same_state_at_60_and_144_hz(make_engine: Any) -> None:
     hashes = {}

@@ -27,6 +27,7 @@ def test_the_bundled_run_file_verifies_through_every_level() -> None:
     assert (result.levels, result.ticks) == (len(levels), ticks)
 
 
+@pytest.mark.slow
 def test_check_says_whether_the_file_is_up_to_date(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
