@@ -7,6 +7,7 @@ Examples::
     python -m engine.tools.monitor_sim --policy auto --stall-s 1 --stall-at 600 --json
     python -m engine.tools.monitor_sim --matrix                       # every policy x every cell
     python -m engine.tools.monitor_sim --policy naive,auto --refresh-hz 59.94 --plot pacing.png
+    python -m engine.tools.monitor_sim --refresh-hz 144 --noise-model heavy --noise-ms 0.25
 """
 
 from __future__ import annotations
@@ -75,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"half-range of the vblank wake-up noise; default {REFERENCE_NOISE_MS:.4f}",
     )
     p.add_argument(
+        "--noise-model",
+        choices=("uniform", "heavy"),
+        default="uniform",
+        help="uniform: wake-ups uniform in +-noise; heavy: that, and 1%% of all wake-ups "
+        "2-8 ms late (a busy desktop); default uniform",
+    )
+    p.add_argument(
         "--update-ms",
         type=number_arg("update cost"),
         default=0.01,
@@ -115,6 +123,19 @@ def build_parser() -> argparse.ArgumentParser:
         type=count_arg("frame", 0),
         default=None,
         help="switch vsync off at this frame",
+    )
+    p.add_argument(
+        "--vsync-on-at",
+        type=count_arg("frame", 0),
+        default=None,
+        help="vsync is off until this frame, then on",
+    )
+    p.add_argument(
+        "--reported-hz",
+        type=number_arg("reported refresh rate", maximum=1000, unit=" Hz"),
+        default=None,
+        help="refresh rate the OS reports for the screen mode (0: none); default: the refresh "
+        "rate rounded to whole Hz",
     )
     p.add_argument(
         "--vrr",
@@ -165,7 +186,10 @@ def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
         stall_s=args.stall_s,
         stall_at=args.stall_at if args.stall_s else 0,
         vsync_off_at=args.vsync_off_at,
+        vsync_on_at=args.vsync_on_at,
         vrr=args.vrr,
+        reported_hz=args.reported_hz,
+        noise_model=args.noise_model,
         phase=args.phase,
         seed=args.seed,
     )
