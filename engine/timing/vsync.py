@@ -29,10 +29,11 @@ detector uses three signals:
 **Votes.** Each present votes "vsync on" when it blocked *and* returned close enough to its vblank
 (within the wake-up noise the detector tolerates, ``noise_allowance_ns``; a present can block for
 other reasons: a software renderer's swap copies pixels for milliseconds, off any grid). It votes
-"off" when it did not block, or returned implausibly far before its vblank. Two kinds of present
-abstain, because they cannot tell: one that returned late (a late wake-up), and one that the frame
-limiter *paced* and did not block (the limiter may have issued it just before a vblank, where even
-vsync waits only microseconds). Without a blocking measurement, the grid alone decides. The verdict
+"off" when it did not block, or returned implausibly far before its vblank. Presents that cannot
+tell abstain: one that returned late (a late wake-up); one called so close to its vblank on the
+grid that even vsync would have held it only a moment; and one that the frame limiter *paced*
+(the limiter's grid may sit just before each vblank, and a paced present is on the limiter's grid
+whatever the display does). Without a blocking measurement, the grid alone decides. The verdict
 flips only when a large majority of the recent votes (the last ``vote_window_frames``, none older
 than ``vote_max_age_ns``) disagree with it, so one slow frame never flips it, and a vsync switch is
 noticed within a window. While the limiter paces, the game loop sends an unpaced *check* present
@@ -88,7 +89,7 @@ class VsyncSettings:
     """
 
     vote_window_frames: int = 30
-    vote_max_age_ns: int = NS_PER_S // 2
+    vote_max_age_ns: int = 750_000_000
     decide_after_frames: int = 16
     flip_fraction: float = 0.8
     min_flip_votes: int = 8
@@ -120,11 +121,11 @@ class PresentEstimate(NamedTuple):
 
 #: Where a present landed on the grid: (its vblank on the grid, the first after its call, or
 #: ``None`` without a grid; vblanks since the previous placed present; whether it returned within
-#: the tolerated noise of its vblank; whether it returned later than that, a late wake-up whose
-#: vblank is still known).
+#: the tolerated noise of its vblank; whether it cannot tell vsync on from off: it returned later
+#: than the noise (a late wake-up), or was called so close to its vblank that even vsync would
+#: barely have held it, or came before there were presents enough to look for a grid).
 _Place = tuple[int | None, int | None, bool, bool]
 _NOWHERE: _Place = (None, None, False, False)
-#: Not placed, and a blocked present cannot be judged yet either (it is late, in a way).
 _TOO_EARLY: _Place = (None, None, False, True)
 
 
@@ -394,11 +395,12 @@ class _VblankGrid:
         """Start a grid from the recent presents if they lie on one.
 
         The period is the nominal one when the presents' median interval is a whole number of
-        nominal periods (exactly one when they were called back to back), else the median
-        interval itself. The phase is the one (of
-        ``PHASE_STEPS`` tried) that places the presents with the smallest spread of residuals,
-        each at the first vblank after its call; the grid starts if that spread fits the
-        tolerance.
+        nominal periods (exactly one when they were called back to back); else the longest
+        period, the median interval divided by 1 to 4, of which every interval is a whole
+        multiple (a limiter at 60 Hz on a 144 Hz display presents 2 and 3 vblanks apart). The
+        phase is the one (of ``PHASE_STEPS`` tried) that places the presents with the smallest
+        spread of residuals, each at the first vblank after its call; the grid starts if that
+        spread fits the tolerance.
         """
         recent = self._recent
         if len(recent) < ESTABLISH_PRESENTS:
@@ -424,12 +426,17 @@ class _VblankGrid:
                 self.prior_refuted = True
             elif k >= 1 and matches:
                 period, fixed = prior, True
-        settings = self.settings
-        if not NS_PER_S / settings.max_refresh_hz <= period <= NS_PER_S / settings.min_refresh_hz:
-            return False
-        self.period_ns = period  # tolerance_ns needs to know whether the prior vouches for it
+        if not fixed:
+            found = self._common_period(intervals, noisy)
+            if found is None:
+                return False
+            # refine it: least squares of the times against their whole vblank counts
+            ns = [0]
+            for a, b in pairwise(times):
+                ns.append(ns[-1] + round((b - a) / found))
+            refined = _slope(_sums(ns, [t - times[0] for t in times]), 0.0)
+            period = found if refined is None else refined
         tolerance = self.tolerance_ns(period, noisy)
-        self.period_ns = None
         origin = times[0]
         best: tuple[float, float, list[int], list[float]] | None = None
         for step in range(self.PHASE_STEPS):
@@ -460,6 +467,25 @@ class _VblankGrid:
             self._add_point(n, t - origin, clean)
         self._last_n = ns[-1]
         return True
+
+    def _common_period(self, intervals: list[int], noisy: bool) -> float | None:
+        """The longest period (median / 1..4) that every interval is a whole multiple of."""
+        settings = self.settings
+        lo = NS_PER_S / settings.max_refresh_hz
+        hi = NS_PER_S / settings.min_refresh_hz
+        median = intervals[len(intervals) // 2]
+        for divisor in range(1, 5):
+            candidate = median / divisor
+            if not lo <= candidate <= hi:
+                continue
+            tolerance = self.tolerance_ns(candidate, noisy)
+            if all(
+                (k := round(interval / candidate)) >= 1
+                and abs(interval - k * candidate) <= tolerance
+                for interval in intervals
+            ):
+                return candidate
+        return None
 
     # -- placing presents -------------------------------------------------------------------------
     def add(
@@ -497,6 +523,10 @@ class _VblankGrid:
         tolerance = self._tolerances[noisy]
         on_grid = -tolerance <= residual <= tolerance
         late = not on_grid and residual > 0 and ready_ns is not None and bool(blocked)
+        # called so close to its vblank that even vsync would have held it only a moment
+        brief = (
+            blocked is False and ready_ns is not None and vblank - ready_ns < self._clean_lead_ns
+        )
         if noisy:
             self._count_miss(on_grid or (late and waiting))
             if self.period_ns is None:  # the misses reset the grid
@@ -516,7 +546,7 @@ class _VblankGrid:
             fit_tolerance = min(tolerance, max(2.0 * self.noise_ns, 4.0 * self._noise_abs_ns))
             if size <= fit_tolerance or size <= 30_000:
                 self._add_point(n, t_rel, clean)
-        return (round(vblank), vblanks, on_grid, late)
+        return (round(vblank), vblanks, on_grid, late or brief)
 
     def _index_for(self, present_ns: int, ready_ns: int | None, period: float) -> int:
         """The vblank a present showed at: the first after its call, or the nearest to its return.
@@ -551,6 +581,18 @@ class _VblankGrid:
             self._miss_count += 1
             if self._miss_count >= self.settings.grid_reset_misses:
                 self.reset()
+
+
+def _sums(ns: list[int], ts: list[int]) -> list[int]:
+    """Least-squares sums (count, n, t, n*n, n*t, t*t) of the points."""
+    return [
+        len(ns),
+        sum(ns),
+        sum(ts),
+        sum(n * n for n in ns),
+        sum(n * t for n, t in zip(ns, ts, strict=True)),
+        sum(t * t for t in ts),
+    ]
 
 
 def _slope(sums: list[int], base: float) -> float | None:
@@ -700,7 +742,7 @@ class VsyncDetector:
         """
         blocked = None if block_ns is None else block_ns >= self.settings.block_on_ns
         ready_ns = None if block_ns is None else present_ns - block_ns
-        smooth_ns, vblanks, on_grid, late = self._grid.add(
+        smooth_ns, vblanks, on_grid, unsure = self._grid.add(
             present_ns, ready_ns, blocked, paced, self.verdict is not False
         )
         if not probe:
@@ -708,14 +750,12 @@ class VsyncDetector:
             vote: bool | None
             if paced and blocked is not None:
                 vote = None  # the limiter chose the moment: on its own grid, whatever the display
+            elif unsure:
+                vote = None  # woke late, or called just before its vblank: cannot tell
             elif blocked is None:
                 vote = on_grid
-            elif not blocked:
-                vote = False
-            elif late:
-                vote = None  # woke late: it waited for something, but we cannot say what
             else:
-                vote = on_grid
+                vote = bool(blocked) and on_grid
             if vote is not None:
                 self._vote(present_ns, vote)
         if smooth_ns is None:
