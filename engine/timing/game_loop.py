@@ -72,6 +72,10 @@ class LimitWhen(StrEnum):
     NEVER = "never"
 
 
+# module constants: an enum member looked up on its class costs more than a global, per frame
+AUTO, ALWAYS, PACED = LimitWhen.AUTO, LimitWhen.ALWAYS, PlanKind.PACED
+
+
 @dataclass(frozen=True, slots=True)
 class FrameReport:
     """What happened in one frame, for overlays, logs, tests and the simulator.
@@ -188,9 +192,9 @@ class GameLoop:
         if self._poll_events is not None:
             self._poll_events()
         limiter = self.limiter
+        limit_when = self.limit_when
         limiting = limiter is not None and (
-            self.limit_when is LimitWhen.ALWAYS
-            or (self.limit_when is LimitWhen.AUTO and detector.verdict is False)
+            limit_when is ALWAYS or (limit_when is AUTO and detector.verdict is False)
         )
         if limiting and not self._limiting and limiter is not None:
             limiter.reset()  # a new grid from this frame on
@@ -200,8 +204,7 @@ class GameLoop:
         else:
             # checks keep a wrong "vsync off" from sealing itself; with vsync not requested
             # (ALWAYS) there is no verdict to undo, and the presents stay on their even grid
-            checks = self.limit_when is LimitWhen.AUTO
-            plan = planner.plan(frame.real_ns, limiting=limiting, checks=checks)
+            plan = planner.plan(frame.real_ns, limiting=limiting, checks=limit_when is AUTO)
         if plan.display_ns is not None:
             frame = FrameTime(
                 frame.real_ns,
@@ -227,7 +230,7 @@ class GameLoop:
         self._present()
         present_ns = clock.now_ns()
         if planner is not None:
-            paced = plan.kind is PlanKind.PACED
+            paced = plan.kind is PACED
             estimate = detector.observe(present_ns, present_ns - ready_ns, paced=paced)
             smooth_ns = estimate.smooth_ns
             planner.shown(estimate)

@@ -91,7 +91,8 @@ class FrameLimiter:
             self._origin_ns = frame_start_ns
             self._index = 0
         self._index += 1
-        deadline_ns = self._origin_ns + int(self._index * self.interval_ns)
+        interval = self.interval_ns  # exact: integer arithmetic, no Fraction per frame
+        deadline_ns = self._origin_ns + self._index * interval.numerator // interval.denominator
         if deadline_ns < ready_ns:
             self._origin_ns = ready_ns
             self._index = 0

@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import NamedTuple
 
 from engine.timing.limiter import FrameLimiter
@@ -144,8 +145,10 @@ class PresentPlanner:
 
     __slots__ = (
         "_cadence",
+        "_interval",
         "_last_plan_ns",
         "_last_vblank_ns",
+        "_lead_ns",
         "_next_check_ns",
         "detector",
         "limiter",
@@ -167,6 +170,8 @@ class PresentPlanner:
         self._last_plan_ns: int | None = None
         self._next_check_ns: int | None = None
         self._cadence = 1
+        self._interval: Fraction | None = None
+        self._lead_ns = 0
 
     def reset(self) -> None:
         """Forget the previous frames' plans (after a resync or a pause)."""
@@ -248,7 +253,9 @@ class PresentPlanner:
         limiter = self.limiter
         assert limiter is not None
         interval = limiter.interval_ns
-        lead_ns = round(interval)
+        if interval != self._interval:  # rounding a Fraction every frame is slow: once per change
+            self._interval, self._lead_ns = interval, round(interval)
+        lead_ns = self._lead_ns
         deadline, on_grid = limiter.plan(start_ns, ready_ns)
         if not on_grid:
             return PresentPlan(PlanKind.OVERRUN, deadline, deadline, lead_ns, None)
@@ -259,7 +266,7 @@ class PresentPlanner:
                 self._next_check_ns = start_ns + settings.check_interval_ns
             elif start_ns >= due:
                 self._next_check_ns = start_ns + settings.check_interval_ns
-                most = min(settings.max_check_shift_ns, round(interval / 2))
+                most = min(settings.max_check_shift_ns, lead_ns // 2)
                 early = min(deadline - ready_ns, most)
                 # early if the work leaves time before the deadline, else late
                 issue_ns = (

@@ -47,7 +47,7 @@ the display's own rate, and are fed here with ``probe=True``: they train the gri
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, insort
+from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass
 from itertools import pairwise
@@ -271,15 +271,30 @@ class _VblankGrid:
         key = round(t_rel - self.period_ns * n)
         points = self._points
         points.append((n, t_rel, key, clean))
-        insort(self._sorted, key)
+        keys, clean_keys = self._sorted, self._sorted_clean
+        trim = len(keys) // self.TRIM
+        # Whether the trimmed extremes (all the phase depends on) can have moved: a full window
+        # on the nominal period changes nothing else, so most presents need no refit.
+        moved = len(points) <= self.settings.grid_window_frames or not self._fixed
+        at = bisect_right(keys, key)
+        keys.insert(at, key)
+        moved = moved or at <= trim + 1 or at >= len(keys) - trim - 2
         if clean:
-            insort(self._sorted_clean, key)
+            at = bisect_right(clean_keys, key)
+            clean_keys.insert(at, key)
+            moved = moved or at <= len(clean_keys) // self.TRIM + 1
         if len(points) > self.settings.grid_window_frames:
             _, _, old_key, old_clean = points.popleft()
-            del self._sorted[bisect_left(self._sorted, old_key)]
+            at = bisect_left(keys, old_key)
+            del keys[at]
+            moved = moved or at <= trim + 1 or at >= len(keys) - trim - 2
+            moved = moved or old_clean != clean  # the clean count (and its trim) changed
             if old_clean:
-                del self._sorted_clean[bisect_left(self._sorted_clean, old_key)]
-        self._refit()
+                at = bisect_left(clean_keys, old_key)
+                del clean_keys[at]
+                moved = moved or at <= len(clean_keys) // self.TRIM + 1
+        if moved or len(clean_keys) < 18:
+            self._refit()
 
     def _add_clean(self, n: int, t_rel: int) -> None:
         """Add a clean present to the least-squares window; test the nominal period now and then.
