@@ -12,19 +12,26 @@ detector uses three signals:
    and the return of a present bracket its vblank: the image cannot flip before the present was
    called, so a present shows at the *first grid vblank after the call*. The detector places every
    present that way (not at the grid line nearest its noisy return time, which a 2 ms late wake-up
-   would move to the wrong vblank) and fits the line by least squares over a sliding window, in
-   exact integer sums. Returns far from their vblank (a busy desktop woke the loop late) are not
-   fitted, but the present keeps its vblank. The fitted line gives each present's *noise-free* time
+   would move to the wrong vblank). Over a sliding window it takes the phase from the *midrange*
+   of the returns (for noise bounded on both sides that error shrinks as ``1/N``, and it stays right
+   when the early returns of presents called just before their vblank are missing, as they are:
+   such a present returns at once) and a measured period from least squares in exact integers.
+   Returns far from their vblank (a busy desktop woke the loop late) are not fitted, but the
+   present keeps its vblank. The grid gives each present's *noise-free* time
    (:attr:`PresentEstimate.smooth_ns`), the vblanks between presents, and the next vblanks to come
    (:meth:`VsyncDetector.vblank_after`), which the game loop plans its frames on.
 3. **The nominal refresh rate** the OS reports for the screen mode (:attr:`VsyncDetector.nominal_hz`),
-   as a prior that the timestamps must *confirm*: the grid starts with the nominal period when the
-   presents agree with it, and keeps it only while a free least-squares fit of the period stays
-   within ``prior_sigmas`` standard errors of it. A "60 Hz" mode that really presents at 59.94 Hz is
-   refuted after about a second and measured; a wrong prior (the OS says 60, the panel runs 144) is
-   never used, because the presents do not land on its grid. The prior matters at high refresh
-   rates with noisy timestamps: at 240 Hz with ±2 ms of wake-up noise, 150 presents pin the period
-   only to ±0.1 Hz, but confirm 240 Hz easily.
+   as a prior that the timestamps must *confirm*: a grid starts on the nominal period when the
+   presents' intervals are whole numbers of it (exactly one for presents called back to back, like
+   the start-up probes), and keeps it until the least-squares period of the presents refutes it
+   by ``prior_sigmas`` standard errors. Once the timestamps pin the rate to ``refresh_precision_hz``
+   on their own, :attr:`VsyncDetector.refresh_hz` reports the measured rate. A "60 Hz" mode that
+   really presents at 59.94 Hz is measured within 150 presents even with ±2 ms of noise; a wrong
+   prior (the OS says 60, the panel runs 144) is never used: the presents do not land on its grid.
+   The prior matters at high refresh rates with noisy timestamps: at 240 Hz with ±2 ms of wake-up
+   noise, 150 presents pin the period only to ±0.1 Hz, but confirm 240 Hz. The wake-up noise the
+   detector tolerates (``noise_allowance_ns``) applies only on a grid the prior vouches for;
+   without one, presents must land within a tenth of a period of the grid, as before.
 
 **Votes.** Each present votes "vsync on" when it blocked *and* returned close enough to its vblank
 (within the wake-up noise the detector tolerates, ``noise_allowance_ns``; a present can block for
