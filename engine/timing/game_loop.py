@@ -259,7 +259,7 @@ class GameLoop:
             verdict,
             refresh_hz,
             False,
-            plan.kind.value,
+            plan.kind,  # a StrEnum: its value, without the enum lookup per frame
             plan.display_ns,
         )
         self.frames += 1

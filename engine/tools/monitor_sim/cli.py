@@ -6,6 +6,7 @@ Examples::
     python -m engine.tools.monitor_sim --policy fuzzy62 --refresh-hz 59.94
     python -m engine.tools.monitor_sim --policy auto --stall-s 1 --stall-at 600 --json
     python -m engine.tools.monitor_sim --matrix                       # every policy x every cell
+    python -m engine.tools.monitor_sim --matrix --full                # ... the seeds' loops in both phases
     python -m engine.tools.monitor_sim --policy naive,auto --refresh-hz 59.94 --plot pacing.png
     python -m engine.tools.monitor_sim --refresh-hz 144 --noise-model heavy --noise-ms 0.25
 """
@@ -153,7 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--matrix",
         action="store_true",
-        help="run the standard matrix (every policy, or those given, x every cell x both phases)",
+        help="run the standard matrix (every policy, or those given, x every cell x both phases;"
+        " the seeds' loops in the aligned phase only unless --full)",
+    )
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help="with --matrix: the seeds' loops in both phases too (as MATRIX.md; about twice as long)",
     )
     p.add_argument(
         "--workers",
@@ -217,7 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         policies = args.policy if explicit_policy else ALL_POLICIES
         started = time.perf_counter()
-        rows = run_matrix(config_from_args(args, policies[0]), policies, args.workers)
+        rows = run_matrix(
+            config_from_args(args, policies[0]), policies, args.workers, full=args.full
+        )
         seconds = time.perf_counter() - started
         if args.json:
             print(json.dumps([dict(result.to_json(), cell=cell) for cell, result in rows]))

@@ -43,7 +43,7 @@ Matrix = dict[tuple[str, str, str], SimResult]
 
 @pytest.fixture(scope="module")
 def matrix() -> Matrix:
-    rows = run_matrix(SimConfig(), ALL_POLICIES, workers=2)
+    rows = run_matrix(SimConfig(), ALL_POLICIES, workers=2, full=True)
     return {(r.policy, r.config["phase"], cell): r for cell, r in rows}
 
 
