@@ -11,8 +11,9 @@ The engine is grouped by concept; each subpackage's docstring lists its modules:
 ``input``           per-tick input snapshots, key and gamepad bindings, replay files
 ``physics``         the fixed-step pymunk world with bulk snapshots; exact motion helpers
 ``rendering``       bulk interpolated sprite writes, the follow camera, the F3 overlay
-``levels``          Tiled maps into pure level data and static pymunk geometry;
-                    ``python -m engine.levels`` checks maps
+``levels``          Tiled maps (JSON or TMX) into pure level data: kinds of objects with typed
+                    properties, layers, static pymunk geometry; ``python -m engine.levels``
+``entities``        objects with behaviour, ticked in order; animations that follow ticks
 ``speedrun``        the exact in-game timer, personal bests, LiveSplit
 ``storage``         atomic saves
 ``tools``           for the template's developers only (not copied into new games): the monitor
@@ -70,6 +71,8 @@ _PUBLIC: dict[str, str] = {
     "TrackedSpriteList": "engine.rendering.sprite_sync",
     "CameraSettings": "engine.rendering.camera",
     "FollowCamera": "engine.rendering.camera",
+    "TileMapView": "engine.rendering.tilemap",
+    "EntitySprites": "engine.rendering.entity_sprites",
     # levels
     "Level": "engine.levels",
     "LevelError": "engine.levels",
@@ -77,6 +80,16 @@ _PUBLIC: dict[str, str] = {
     "Rect": "engine.levels",
     "load_level": "engine.levels",
     "add_static_geometry": "engine.levels",
+    "Kind": "engine.levels",
+    "KindRegistry": "engine.levels",
+    "Prop": "engine.levels",
+    "ObjectRef": "engine.levels",
+    # entities
+    "Entity": "engine.entities",
+    "Entities": "engine.entities",
+    "Look": "engine.entities",
+    "Animator": "engine.entities",
+    "Clip": "engine.entities",
     # speedrun
     "SpeedrunTimer": "engine.speedrun.timer",
     "format_igt": "engine.speedrun.timer",

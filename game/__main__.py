@@ -7,10 +7,14 @@ follows the conventions in ``levels/README.md``.
 
 Headless (``--headless``, for machines without a display), with ``--record`` or with
 ``--replay``, one level is played (``--level FILE`` or level 1) until the exit is reached, the
-window closes or ``--frames`` run out. Every run ends with one summary line (``--json``: an
-object with ``level``, ``completed``, ``ticks``, ``igt``, ``coins``). The engine's runtime flags
-work as on ``python -m engine.tools.demo``: ``--headless``, ``--display-hz``, ``--frames``,
-``--screenshot``, ``--config``, ``--set`` (including the ``[player]`` tuning section).
+window closes or ``--frames`` run out. A headless run without ``--replay`` has no input, so
+without ``--frames`` it stops after :data:`HEADLESS_DEFAULT_FRAMES` frames. Every run ends with
+one summary line (``--json``: an object with ``level``, ``completed``, ``ticks``, ``igt``,
+``coins``). Ctrl+C or SIGTERM ends a run the same way, with its summary line (``--json``:
+``"stopped_by": "SIGINT"``) and its recording saved, and exit status 130 or 143. The engine's
+runtime flags work as on ``python -m engine.tools.demo``: ``--headless``, ``--display-hz``,
+``--frames``, ``--screenshot``, ``--config``, ``--set`` (including the ``[player]`` tuning
+section).
 
 Replays (see :mod:`game.replay_run` and :mod:`engine.input.replay`):
 
@@ -22,8 +26,9 @@ Replays (see :mod:`game.replay_run` and :mod:`engine.input.replay`):
     ``levels/`` (or ``--level``). Every recorded state hash is checked; the run ends when the
     level is completed or the inputs run out, and the summary gains ``hash_ok`` (true: every
     hash played so far matched; the key is absent when not replaying). A damaged or truncated
-    replay, one of another level or an edited level, another format version, or a playback
-    whose state differs from the recording stops with one line and exit status 2.
+    replay, one of another level (``--level`` naming another level says so) or an edited
+    level, another format version, or a playback whose state differs from the recording stops
+    with one line and exit status 2.
 
 With ``--record`` or ``--replay``, ``ticks`` counts the level's own ticks up to and including
 the completing tick, so the in-game time is the same at every display rate.
@@ -47,8 +52,19 @@ from engine.input.replay import (
     load_replay,
     save_replay,
 )
-from engine.runtime.launch import OneLineParser, add_runtime_arguments, fail, is_headless
+from engine.runtime.launch import (
+    OneLineParser,
+    StopSignals,
+    add_runtime_arguments,
+    add_settings_argument,
+    fail,
+    finish_gl_queue,
+    is_headless,
+    run_command,
+)
 from engine.speedrun.timer import format_igt
+from engine.storage.atomic_file import save_target
+from game.kinds import KINDS
 from game.movement import PlayerTuning
 
 if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --headless flag
@@ -61,12 +77,18 @@ PROG = "python -m game"
 LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
 DEFAULT_LEVEL = LEVELS_DIR / "level1.json"
 EXTRA_SECTIONS = {"player": PlayerTuning}
+APP_NAME = "platformer-engine"
+"""Names the player's directories: options in the user config directory, records in the data one."""
+
+HEADLESS_DEFAULT_FRAMES = 600
+"""Frames a headless run without ``--replay`` or ``--frames`` plays (10 s of a 60 Hz display)."""
 
 
 def build_parser() -> OneLineParser:
     """The game's flags: the engine's runtime flags plus ``--level``, ``--record``, ``--replay``."""
     parser = OneLineParser(prog=PROG, description="Play the sample platformer.")
     add_runtime_arguments(parser)
+    add_settings_argument(parser)
     parser.add_argument(
         "--level",
         type=Path,
@@ -86,6 +108,13 @@ def build_parser() -> OneLineParser:
         metavar="FILE",
         default=None,
         help="replay a speedrun's run file headless and check its times and state hashes",
+    )
+    tape.add_argument(
+        "--watch",
+        type=Path,
+        metavar="FILE",
+        default=None,
+        help="watch a speedrun's run file played through the game (timer, splits, LiveSplit)",
     )
     parser.add_argument(
         "--speedrun",
@@ -126,25 +155,64 @@ def load_checked_replay(source: Path, level_arg: Path | None) -> tuple[Replay, P
 
     replay = load_replay(source)
     level_path = level_arg if level_arg is not None else replay_level_path(replay, source)
-    load_level(level_path)
-    load_replay(source, expect_level_hash=hash_level_file(level_path))
+    load_level(level_path, KINDS)
+    level_hash = hash_level_file(level_path)
+    if replay.level_hash != level_hash and level_path.name != replay.level_id:
+        raise ReplayError(
+            source,
+            f"recorded on level {replay.level_id!r}, not on {level_path.name!r} (--level); "
+            "leave --level out to play it on its own level",
+        )
+    load_replay(source, expect_level_hash=level_hash)  # the level file changed since recording
     return replay, level_path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Play (record, or play a replay back); return the exit status."""
-    args = build_parser().parse_args(argv)
-    headless = is_headless(args)
-    from engine.config import config_from_args
-    from engine.levels import LevelError, load_level
+    """Play (record, or play a replay back); return the exit status.
 
-    config = config_from_args(args, extra_sections=EXTRA_SECTIONS)
+    Ctrl+C and SIGTERM are caught from here on (:class:`~engine.runtime.launch.StopSignals`):
+    while the game loads they only ask it to stop, so no library's ``except`` can swallow
+    them, and the run ends at its next frame.
+    """
+    args = build_parser().parse_args(argv)
+    with StopSignals() as stop:
+        return play(args, stop)
+
+
+def play(args: argparse.Namespace, stop: StopSignals) -> int:
+    """:func:`main` after the flags are parsed."""
+    headless = is_headless(args)
+    from engine.levels import LevelError, load_level
+    from engine.runtime.launch import config_and_settings
+
+    config, settings = config_and_settings(args, APP_NAME, EXTRA_SECTIONS)
     if args.speedrun:
         config = dataclasses.replace(
             config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
         )
     if args.verify_run is not None:
-        return verify_run_file(args.verify_run, config, as_json=args.json)
+        status = verify_run_file(args.verify_run, config, as_json=args.json)
+        return stop.exit_status(status)
+    if args.watch is not None:
+        from game.watch import watch_run
+
+        status = watch_run(
+            args.watch,
+            dataclasses.replace(
+                config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
+            ),
+            levels_dir=LEVELS_DIR,
+            headless=headless,
+            display_hz=args.display_hz,
+            realtime=args.realtime,
+            frames=args.frames,
+            as_json=args.json,
+            stop=stop,
+            prog=PROG,
+            sounds=game_sounds(config, headless=headless),
+            music=None if headless else watch_music(config),
+        )
+        return stop.exit_status(status)
     tuning = config.section("player", PlayerTuning)
     replay: Replay | None = None
     level_path: Path = args.level if args.level is not None else DEFAULT_LEVEL
@@ -153,12 +221,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.replay is not None:
             replay, level_path = load_checked_replay(args.replay, args.level)
         else:
-            load_level(level_path)
+            load_level(level_path, KINDS)
     except (LevelError, ReplayError) as exc:
         print(exc, file=sys.stderr)
         return 2
-    if args.record is not None and not args.record.resolve().parent.is_dir():
-        fail(PROG, f"cannot record to {args.record}: the directory does not exist")
+    if args.record is not None:
+        if not args.record.resolve().parent.is_dir():
+            fail(PROG, f"cannot record to {args.record}: the directory does not exist")
+        try:
+            save_target(args.record)  # a device or a pipe there is refused now, not at the end
+        except OSError as exc:
+            fail(PROG, f"cannot record to {args.record}: {exc.strerror or exc}")
+    frames: int | None = args.frames
+    if headless and frames is None and replay is None:
+        frames = HEADLESS_DEFAULT_FRAMES  # no input: the level would never end
     from engine.runtime.engine import Engine
     from engine.runtime.launch import open_window
     from game.replay_run import Player, Recorder, TapedLevelScene
@@ -167,8 +243,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     engine = Engine(
         window, config, headless=headless, display_hz=args.display_hz, realtime=args.realtime
     )
+    engine.settings = settings
     if not (headless or args.record or args.replay):
-        return play_session(engine, config, args)
+        return play_session(engine, config, args, stop)
     speedrun = config.speedrun
     scene = TapedLevelScene.for_engine(
         engine, level_path, tuning, sounds=game_sounds(config, headless=headless)
@@ -197,12 +274,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     engine.show(scene)
     report = None
     try:
-        while not engine.closed and not scene.completed:
-            if args.frames is not None and engine.loop.frames >= args.frames:
+        while not engine.closed and not scene.completed and not stop.requested:
+            if frames is not None and engine.loop.frames >= frames:
                 break
             if player is not None and player.finished:
                 break  # the replay's inputs ran out
             report = engine.run_frame()
+            if headless:
+                finish_gl_queue(window, engine.loop.frames)
     except ReplayMismatch as exc:
         print(exc, file=sys.stderr)
         if not engine.closed:
@@ -217,13 +296,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             window.close()
         return 2
     if args.screenshot and report is not None:
-        import arcade
-
         engine.render_frame(report.alpha)
         try:
-            arcade.get_image(0, 0, window.width, window.height).save(args.screenshot)
+            engine.video.screenshot(str(args.screenshot))
         except OSError as exc:
-            fail(PROG, f"cannot write screenshot {args.screenshot}: {exc}")
+            fail(PROG, f"cannot write screenshot {args.screenshot}: {exc.strerror or exc}")
     # Taped runs count the level's own ticks (they stop at the completing tick); plain runs
     # count every tick the engine ran, as before.
     ticks = engine.pacer.ticks if scene.tape is None else scene.sim.ticks
@@ -236,6 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     if player is not None:
         summary["hash_ok"] = True  # a mismatch would have stopped the run above
+    if stop.requested:
+        summary["stopped_by"] = stop.name
     if args.json:
         print(json.dumps(summary))
     else:
@@ -243,10 +322,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         line = f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
         if player is not None:
             line += f", replay hashes ok ({player.hashes_checked} checked)"
+        if stop.requested:
+            line += f", stopped by {stop.name}"
         print(line)
     if not engine.closed:
         window.close()
-    return 0
+    return stop.exit_status(0)
 
 
 def game_sounds(config: Config, *, headless: bool) -> SoundBank:
@@ -257,8 +338,18 @@ def game_sounds(config: Config, *, headless: bool) -> SoundBank:
     return SoundBank.from_config(config.audio, SOUND_FILES, headless=headless)
 
 
-def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> int:
+def watch_music(config: Config) -> object:
+    """The music of a watched run (in a window)."""
+    from engine.runtime.audio import Music
+
+    return Music(config.audio)
+
+
+def play_session(
+    engine: Engine, config: Config, args: argparse.Namespace, stop: StopSignals
+) -> int:
     """Play with menus in the window until it closes; print the summary line."""
+    from engine.runtime.audio import Music
     from game.replay_run import game_version
     from game.session import GameSession, bundled_levels
     from game.speedrun import Speedrun
@@ -269,6 +360,7 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
         config.section("player", PlayerTuning),
         levels,
         sounds=game_sounds(config, headless=False),
+        music=Music(config.audio),
     )
     speedrun = None
     if config.speedrun.enabled:
@@ -281,7 +373,7 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
     else:
         session.show_title()
     try:
-        while not engine.closed:
+        while not engine.closed and not stop.requested:
             if args.frames is not None and engine.loop.frames >= args.frames:
                 break
             engine.run_frame()
@@ -297,44 +389,54 @@ def play_session(engine: Engine, config: Config, args: argparse.Namespace) -> in
         "ticks": ticks,
         "igt": format_igt(engine.tick_rate, ticks),
     }
+    if stop.requested:
+        summary["stopped_by"] = stop.name
     if args.json:
         print(json.dumps(summary))
     else:
         result = "run complete" if session.run_completed else "not complete"
-        print(f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}")
+        stopped = f", stopped by {stop.name}" if stop.requested else ""
+        print(f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}{stopped}")
     if not engine.closed or session.quit_requested:
         engine.window.close()
-    return 0
+    return stop.exit_status(0)
+
+
+VERIFY_INVALID_STATUS = 3
+"""``--verify-run``'s exit status for a run that verifies but does not count."""
 
 
 def verify_run_file(path: Path, config: Config, *, as_json: bool) -> int:
-    """``--verify-run``: print one line; exit 0 when verified, 1 when not, 2 when unreadable."""
+    """``--verify-run``: print one line and return the exit status.
+
+    0: verified and valid; 1: not verified (the file differs from its replays); 2: not a
+    readable run file; 3 (:data:`VERIFY_INVALID_STATUS`): verified, but an invalid run (time
+    was dropped), which does not count.
+    """
     from engine.levels import LevelError
-    from engine.timing import TickRate
-    from game.run_file import RunFileError, load_run, verify_run
+    from game.run_file import RunFileError, RunSettings, read_run, verify_run
     from game.session import bundled_levels
 
     try:
-        run = load_run(path)
+        run = read_run(path)
         order = [level.name for level in bundled_levels(LEVELS_DIR)]
-        result = verify_run(
-            run,
-            LEVELS_DIR,
-            order,
-            tuning=config.section("player", PlayerTuning),
-            physics=config.physics,
-            tick_rate=TickRate.from_hz(config.timing.tick_rate_hz),
-        )
+        result = verify_run(run, LEVELS_DIR, order, settings=RunSettings.from_config(config))
     except (RunFileError, LevelError) as exc:
         print(exc, file=sys.stderr)
         return 2
     if as_json:
         print(json.dumps(result.to_json()))
-    elif result.verified:
-        print(f"{path}: verified: IGT {result.igt} ({result.ticks} ticks), {result.levels} levels")
-    else:
+    elif not result.verified:
         print(f"{path}: NOT verified: {result.problem}")
-    return 0 if result.verified else 1
+    else:
+        done = f"IGT {result.igt} ({result.ticks} ticks), {result.levels} levels"
+        if result.valid:
+            print(f"{path}: verified: {done}")
+        else:
+            print(f"{path}: verified but INVALID: {done}; {result.invalid}")
+    if not result.verified:
+        return 1
+    return 0 if result.valid else VERIFY_INVALID_STATUS
 
 
 def save_recording(recorder: Recorder, path: Path) -> ReplayError | None:
@@ -351,4 +453,4 @@ def save_recording(recorder: Recorder, path: Path) -> ReplayError | None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main, PROG))

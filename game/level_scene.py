@@ -1,16 +1,19 @@
-"""The level scene: a Tiled level, the player, coins, hazards and the exit.
+"""The level scene: a Tiled level, its entities, a follow camera and the HUD.
 
-:class:`LevelScene` is a :class:`~engine.runtime.scene.Scene`: the engine calls :meth:`LevelScene.on_tick`
-once per fixed tick and :meth:`LevelScene.on_render` once per drawn frame. All the rules live in
-:class:`~game.world_builder.LevelWorld` (physics, the player motor, coins, checkpoints, hazards,
-exits); this module adds what is *drawn*: the map's tiles, coins not yet collected, the moving
-platforms, the player at its interpolated pose, a follow camera and the HUD; and what happens
-*around* the play: the pause menu, the fast restart key and the sounds.
+:class:`LevelScene` is a :class:`~engine.runtime.scene.Scene`: the engine calls
+:meth:`LevelScene.on_tick` once per fixed tick and :meth:`LevelScene.on_render` once per drawn
+frame. All the rules live in :class:`~game.world_builder.LevelWorld` (physics and the entities:
+the player, coins, enemies, platforms, crates...); this module adds what is *drawn*: the map's
+layers (:class:`~engine.rendering.tilemap.TileMapView`, parallax included), one sprite per entity
+at its interpolated pose (:class:`~engine.rendering.entity_sprites.EntitySprites`), the ropes of
+swings, a follow camera and the HUD; and what happens *around* the play: the pause menu, the fast
+restart key and the sounds.
 
 Pause and restart: ``pause`` (Esc, P, Start) freezes the level and shows a menu (resume, restart
-level, quit to title); ``restart`` (R) restarts at once. Restarting and quitting are the game's
-business, so the scene only calls ``on_restart`` / ``on_quit``; menu items whose callback is
-not given are left out. While paused no level tick runs, so the in-game time stops.
+level, options, quit to title); ``restart`` (R) restarts at once. Restarting, the options screen
+and quitting are the game's business, so the scene only calls ``on_restart`` / ``on_options`` /
+``on_quit``; menu items whose callback is not given are left out. While paused no level tick
+runs, so the in-game time stops.
 
 Typical use::
 
@@ -21,88 +24,111 @@ Typical use::
 Scripted input (tests, demos, attract mode): pass ``script``, a function from the tick number to
 an :class:`~engine.input.snapshot.InputSnapshot`; the scene then ignores the live input it is given.
 
-Graphics (the tile map, coin sprites, the HUD text) are loaded on the first :meth:`on_render`, so a
-scene can be built and ticked without drawing. The player and platform sprites are plain sprites
-in a lazy sprite list, created up front because the physics world registers them with their bodies.
+Graphics are loaded on the first :meth:`on_render`, so a scene can be built and ticked without
+drawing. Drawing never changes the simulation: the sprites follow the entities once per new
+tick, and sounds play for the events the simulation logged since the last frame.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Self, cast
+from typing import Any, Protocol, Self, cast
 
 import arcade
+import numpy as np
+import numpy.typing as npt
 
+from engine.config import PhysicsConfig
 from engine.input.snapshot import InputSnapshot
-from engine.levels import Level, load_level
+from engine.levels import KindRegistry, Level, load_level
 from engine.physics.world import PoseMode
 from engine.rendering.camera import CameraSettings, FollowCamera
-from engine.rendering.sprite_sync import SpriteSync, TrackedSpriteList
+from engine.rendering.entity_sprites import EntitySprites
+from engine.rendering.particles import PointBatch, ScreenOverlay
+from engine.rendering.tilemap import TileMapView
 from engine.runtime.audio import SoundBank
+from engine.runtime.fonts import UI_FONT, load_fonts
+from engine.runtime.menu import Menu, MenuPanel
 from engine.runtime.scene import Scene
-from game.menus import Menu, MenuPanel
+from game.effects import Effects
+from game.entities.platforms import Swing
+from game.kinds import KINDS
 from game.movement import PlayerTuning
-from game.world_builder import LevelWorld, scale_level
+from game.world_builder import LevelWorld
 
-__all__ = ["COIN_TEXTURE", "PLAYER_TEXTURE", "SOUND_FILES", "InputScript", "LevelScene"]
+__all__ = ["SOUND_FILES", "InputScript", "LevelScene"]
 
 #: A scripted input source: the tick number in, that tick's input out.
 InputScript = Callable[[int], InputSnapshot]
 
-PLAYER_TEXTURE = ":resources:images/animated_characters/female_person/femalePerson_idle.png"
-COIN_TEXTURE = Path(__file__).resolve().parent.parent / "levels" / "tiles" / "coinGold.png"
 BACKGROUND_COLOR = arcade.color.SKY_BLUE
-PLATFORM_COLOR = arcade.color.DARK_BROWN
-HUD_MARGIN_PX = 10
-HUD_FONT_SIZE = 14
+ROPE_COLOR = (92, 64, 40)
+HUD_MARGIN_PX = 6
+HUD_FONT_SIZE = 9
+PARTICLE_PX = 3.0
+GHOST_ALPHA = 110
+"""The ghost's opacity (0..255): seen, never mistaken for the player."""
+GHOST_TINT = (170, 210, 255)
+"""The ghost's colour: the player's art tinted pale blue."""
+SPARKLE_PX = 2.0
+IRIS_CENTRE_UP_PX = 12.0
+"""The iris closes on the player's middle, not the feet the events record."""
 
-#: The level's sound effects (arcade's bundled Kenney sounds, CC0), by event.
+#: The level's sound effects (arcade's bundled Kenney sounds, CC0), by event name (see
+#: :class:`~game.world_builder.Event`). Events without a sound here are silent.
 SOUND_FILES = {
     "jump": ":resources:sounds/jump1.wav",
     "coin": ":resources:sounds/coin1.wav",
     "hurt": ":resources:sounds/hurt1.wav",
     "complete": ":resources:sounds/upgrade1.wav",
+    "stomp": ":resources:sounds/hit2.wav",
+    "spring": ":resources:sounds/jump4.wav",
+    "crate": ":resources:sounds/rockHit2.wav",
+    "crumble": ":resources:sounds/explosion2.wav",
+    "checkpoint": ":resources:sounds/upgrade4.wav",
+    "respawn": ":resources:sounds/phaseJump1.wav",
 }
 
 
-def _tile_layer_names(map_path: Path) -> set[str]:
-    """Names of the map's tile layers, including those inside group layers."""
-    names: set[str] = set()
-    pending = list(json.loads(map_path.read_text(encoding="utf-8")).get("layers", []))
-    while pending:
-        layer = pending.pop()
-        if layer.get("type") == "group":
-            pending.extend(layer.get("layers", []))
-        elif layer.get("type") == "tilelayer":
-            names.add(str(layer.get("name", "")))
-    return names
+class Ghost(Protocol):
+    """What the scene asks of a ghost (the speedrun's personal best, in ``ghost.py``): its own
+    world, ticked with the level's ticks; only its player is drawn."""
+
+    @property
+    def world(self) -> LevelWorld:
+        """The ghost's own simulation of the level."""
+        ...
+
+    def tick(self) -> None:
+        """Advance one tick, in lockstep with the level."""
+        ...
 
 
 class LevelScene(Scene):
     """One playable level.
 
     Args:
-        level_path: The Tiled JSON map (see ``levels/README.md``).
+        level_path: The Tiled map (see ``levels/README.md``).
         tuning: Player tuning; ``tuning.tile_px`` is the game's tile size, and the map is scaled
             by ``tile_px / map tile size``.
         step_s: Length of one tick; must equal the engine's ``step_s`` (see :meth:`for_engine`).
-        substeps: Physics substeps per tick.
-        iterations: pymunk solver iterations.
+        physics: ``[physics]`` (gravity of everything dynamic, substeps, solver iterations).
+        kinds: The kinds the level's objects may have (default: the sample game's).
         on_complete: Called once when the player reaches an exit (inside that tick).
         script: Replaces live input with ``script(tick)`` when given.
         on_restart: Restart the level (the ``restart`` key and the pause menu call it).
         on_quit: Leave the level for the title screen (from the pause menu).
-        sounds: Where jump, coin, hurt and complete sounds play (see :data:`SOUND_FILES`).
+        on_options: Open the options screen (from the pause menu); the level stays paused.
+        sounds: Where the events' sounds play (see :data:`SOUND_FILES`).
         hud_extra: Lines drawn at the top right of the HUD each frame (the speedrun timer).
+        show_hud: Draw the HUD (off behind a title screen).
 
     Attributes:
         paused: The pause menu is open and the level does not tick.
         level_path: The map file.
         level: The level in game px.
-        sim: The simulation (physics, player, gameplay state).
-        scale: Map px to game px factor.
+        sim: The simulation (physics, entities, gameplay state).
         script: The scripted input source, or None for live input.
     """
 
@@ -112,72 +138,59 @@ class LevelScene(Scene):
         tuning: PlayerTuning,
         *,
         step_s: float = 1.0 / 60.0,
-        substeps: int = 1,
-        iterations: int = 10,
+        physics: PhysicsConfig | None = None,
+        kinds: KindRegistry = KINDS,
         on_complete: Callable[[], None] | None = None,
         script: InputScript | None = None,
         on_restart: Callable[[], None] | None = None,
         on_quit: Callable[[], None] | None = None,
         sounds: SoundBank | None = None,
         hud_extra: Callable[[], Sequence[str]] | None = None,
+        on_options: Callable[[], None] | None = None,
+        show_hud: bool = True,
     ) -> None:
-        super().__init__(background_color=BACKGROUND_COLOR)
+        self.level_path = Path(level_path)
+        self.level: Level = load_level(self.level_path, kinds).scaled(tuning.tile_px)
+        super().__init__(background_color=self.level.background_color or BACKGROUND_COLOR)
         self.on_restart = on_restart
         self.on_quit = on_quit
+        self.on_options = on_options
         self.sounds = sounds
         self.hud_extra = hud_extra
+        self.show_hud = show_hud
         self.paused = False
         items = [("resume", "Resume")]
         if on_restart is not None:
             items.append(("restart", "Restart level"))
+        if on_options is not None:
+            items.append(("options", "Options"))
         if on_quit is not None:
             items.append(("title", "Quit to title"))
         self.pause_menu = Menu.of(*items)
         self._pause_panel = MenuPanel("Paused", (), self.pause_menu, dim_background=True)
-        self.level_path = Path(level_path)
-        raw_level = load_level(self.level_path)
-        self.scale = tuning.tile_px / raw_level.tile_size_px
-        self.level: Level = scale_level(raw_level, tuning.tile_px)
         self.script = script
-
-        # Sprites registered with bodies: the player and the moving platforms.
-        self.body_sprites: TrackedSpriteList[arcade.Sprite] = TrackedSpriteList(lazy=True)
-        platform_sprites: list[object] = []
-        for platform in self.level.moving_platforms:
-            sprite = arcade.SpriteSolidColor(
-                round(platform.rect.width_px), round(platform.rect.height_px), color=PLATFORM_COLOR
-            )
-            self.body_sprites.append(sprite)
-            platform_sprites.append(sprite)
-        self._player_texture_right = arcade.load_texture(PLAYER_TEXTURE)
-        self._player_texture_left = self._player_texture_right.flip_left_right()
-        self.player_sprite = arcade.Sprite(self._player_texture_right)
-        self.body_sprites.append(self.player_sprite)
-
-        self.sim = LevelWorld(
-            self.level,
-            tuning,
-            step_s,
-            substeps=substeps,
-            iterations=iterations,
-            player_sprite=self.player_sprite,
-            platform_sprites=platform_sprites,
-            on_complete=on_complete,
-        )
-        # Fit the art's height to the body's (keeping its shape), so the feet meet the ground.
-        self.player_sprite.scale = self.sim.player_height_px / self._player_texture_right.height
-        self.sync = SpriteSync(self.sim.world, self.body_sprites)
+        self.sim = LevelWorld(self.level, tuning, step_s, physics=physics, on_complete=on_complete)
         self.follow = FollowCamera(CameraSettings())
         self._graphics_loaded = False
-        self._tile_lists: list[arcade.SpriteList[Any]] = []
-        self._coin_sprites: dict[int, arcade.Sprite] = {}
-        self._coin_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList(lazy=True)
+        self._tilemap: TileMapView | None = None
+        self._entity_sprites: EntitySprites | None = None
+        self._shown_tick = -1
         self._camera: arcade.Camera2D | None = None
         self._hud_camera: arcade.Camera2D | None = None
         self._hud_text: arcade.Text | None = None
         self._hud_shown: tuple[int, int] | None = None
         self._extra_texts: list[arcade.Text] = []
-        self._heard = self._sound_events()
+        #: What the effects look like (see :mod:`game.effects`): computed, never stored in state.
+        self.effects = Effects(step_s)
+        self._points: PointBatch | None = None
+        self._overlay: ScreenOverlay | None = None
+        self._coin_ids: npt.NDArray[np.int64] | None = None
+        self._coins_xy_px: npt.NDArray[np.float64] | None = None
+        self._heard = self.sim.events.count
+        #: The personal best's ghost (see :class:`Ghost`), ticked with the level; drawing only.
+        self.ghost: Ghost | None = None
+        self._ghost_sprites: EntitySprites | None = None
+        self._ghost_drawn: Ghost | None = None
 
     @classmethod
     def for_engine(
@@ -192,16 +205,14 @@ class LevelScene(Scene):
     ) -> Self:
         """Build a scene with the engine's tick length and physics settings.
 
-        ``scene_options`` are the other keyword arguments of the constructor (``on_restart``,
-        ``on_quit``, ``sounds``, ``hud_extra``).
+        ``scene_options`` are the other keyword arguments of the constructor (``kinds``,
+        ``on_restart``, ``on_quit``, ``on_options``, ``sounds``, ``hud_extra``, ``show_hud``).
         """
-        physics = engine.config.physics
         return cls(
             level_path,
             tuning,
             step_s=engine.step_s,
-            substeps=physics.substeps,
-            iterations=physics.iterations,
+            physics=engine.config.physics,
             on_complete=on_complete,
             script=script,
             **scene_options,
@@ -260,6 +271,8 @@ class LevelScene(Scene):
             self.on_restart()
         elif chosen == "title" and self.on_quit is not None:
             self.on_quit()
+        elif chosen == "options" and self.on_options is not None:
+            self.on_options()  # the level stays paused; coming back shows it as it was
         return True
 
     def advance(self, snapshot: InputSnapshot) -> None:
@@ -275,111 +288,161 @@ class LevelScene(Scene):
                 f"{engine.step_s} s ticks: build it with LevelScene.for_engine(engine, ...)"
             )
         self.sim.tick(snapshot)
+        if self.ghost is not None:
+            self.ghost.tick()  # lockstep: one ghost tick per level tick
 
     def on_render(self, alpha: float, frame_dt_s: float) -> None:
-        """Draw the level, the coins, the platforms and the player, then the HUD."""
+        """Draw the layers, the entities and the HUD (and the pause menu when paused)."""
         self._load_graphics()
         assert self._camera is not None and self._hud_camera is not None
+        assert self._tilemap is not None and self._entity_sprites is not None
         mode: PoseMode = "interpolate"
         engine = getattr(self, "engine", None)
         if engine is not None:
             mode = cast(PoseMode, engine.config.render.mode)  # validated by [render] mode's choices
-        self.player_sprite.texture = (
-            self._player_texture_right if self.sim.state.facing >= 0 else self._player_texture_left
-        )
-        self.sync.write(alpha, mode)
-        row = self.sim.world.row_of(self.sim.player)
-        pose = self.sim.world.interpolated_poses(alpha, mode)[row]
-        velocity = self.sim.player.velocity
-        self._camera.position = self.follow.update(
-            (float(pose[0]), float(pose[1])),
-            (velocity.x, velocity.y),
+        sim = self.sim
+        if sim.ticks != self._shown_tick:  # sprites follow the entities once per new tick
+            self._shown_tick = sim.ticks
+            self._entity_sprites.update(sim.ticks)
+            self._tilemap.advance(sim.ticks)
+        poses = sim.physics.interpolated_poses(alpha, mode)
+        player = sim.player
+        x_px, y_px, _ = poses[sim.physics.row_of(player.body)]
+        velocity = player.body.velocity
+        view = self.follow.update(
+            (float(x_px), float(y_px)),
+            (float(velocity.x), float(velocity.y)),
             frame_dt_s,
             self._viewport(),
             self._bounds(),
         )
-        self._camera.use()
-        for sprite_list in self._tile_lists:
-            sprite_list.draw()
-        for coin_id in self.sim.collected:
-            sprite = self._coin_sprites.pop(coin_id, None)
-            if sprite is not None:
-                sprite.remove_from_sprite_lists()
-        self._coin_list.draw()
-        self.body_sprites.draw()
-        self._draw_hud()
+        # Effects are drawn from the event log at the moment shown (see game.effects).
+        drawn_ticks = sim.ticks - 1 + alpha if mode == "interpolate" else sim.ticks + alpha
+        events = sim.events
+        if engine is None or engine.config.video.screen_shake:
+            shake_x, shake_y = Effects.shake_px(events, drawn_ticks)
+            view = (view[0] + shake_x, view[1] + shake_y)
+        self._tilemap.draw(self._camera, view, foreground=False)
+        for swing in sim.entities.of_type(Swing):  # the ropes, drawn from the interpolated pose
+            sx, sy, _ = poses[sim.physics.row_of(swing.body)]
+            arcade.draw_line(*swing.pivot_px, float(sx), float(sy), ROPE_COLOR, 3)
+        self._draw_ghost(alpha, mode)
+        self._entity_sprites.draw(alpha, mode)
+        self._draw_particles(drawn_ticks)
+        self._tilemap.draw(self._camera, view, foreground=True)
+        self._draw_overlay(drawn_ticks, view)
+        if self.show_hud:
+            self._draw_hud()
         if self.paused:
-            self._pause_panel.draw(self.window.width, self.window.height)
+            self._pause_panel.draw(*self._viewport_int())
         self.play_sounds()
 
     # -- sounds ------------------------------------------------------------------------------
-    def _sound_events(self) -> tuple[int, int, int, bool]:
-        sim = self.sim
-        return (sim.jumps, sim.coins_collected, sim.deaths, sim.completed)
-
     def play_sounds(self) -> None:
-        """Play one sound per kind of event not heard yet (called by each render, not ticks).
+        """Play the sound of each kind of event logged since the last call (once per kind).
 
-        A game that leaves the scene right after a tick calls it once more, so the last
-        events (the level's completion) are heard even if no frame was drawn in between.
+        Called by each render, never by a tick. A game that leaves the scene right after a
+        tick calls it once more, so the last events (the level's completion) are heard even if
+        no frame was drawn in between.
         """
-        now = self._sound_events()
-        if self.sounds is not None and now != self._heard:
-            for name, before, after in zip(
-                ("jump", "coin", "hurt", "complete"), self._heard, now, strict=True
-            ):
-                if after > before:
-                    self.sounds.play(name)
-        self._heard = now
+        events = self.sim.events.since(self._heard)
+        self._heard = self.sim.events.count
+        if self.sounds is None or not events:
+            return
+        for name in dict.fromkeys(event.name for event in events):
+            if name in SOUND_FILES:
+                self.sounds.play(name)
+
+    # -- effects -----------------------------------------------------------------------------
+    def _draw_particles(self, drawn_ticks: float) -> None:
+        """Dust, sparks and coin glints, through the world camera (one draw call each)."""
+        assert self._points is not None
+        assert self._coins_xy_px is not None and self._coin_ids is not None
+        sim = self.sim
+        xy, rgba = self.effects.particles(sim.events, drawn_ticks)
+        self._points.draw(xy, rgba, PARTICLE_PX)
+        left = np.isin(self._coin_ids, list(sim.collected), invert=True)
+        xy, rgba = Effects.coin_sparkles(
+            self._coins_xy_px[left], sim.ticks, sim.level.tile_size_px / 2
+        )
+        self._points.draw(xy, rgba, SPARKLE_PX)
+
+    def _draw_overlay(self, drawn_ticks: float, view: tuple[float, float]) -> None:
+        """The hurt flash and the respawn iris, over the whole picture."""
+        assert self._overlay is not None
+        events = self.sim.events
+        wash = Effects.flash_rgba(events, drawn_ticks)
+        iris = Effects.iris(events, drawn_ticks)
+        width, height = self._viewport_int()
+        circle = None
+        if iris is not None:  # world px -> picture px, and openness -> a radius
+            x_px, y_px, openness = iris
+            centre = (x_px - view[0] + width / 2, y_px + IRIS_CENTRE_UP_PX - view[1] + height / 2)
+            circle = (*centre, openness * float(np.hypot(width, height)))
+        self._hud_camera.use()  # type: ignore[union-attr]
+        self._overlay.draw((width, height), wash_rgba=wash, iris=circle)
+
+    def _draw_ghost(self, alpha: float, mode: PoseMode) -> None:
+        """The ghost's player, translucent, behind the level's entities (if there is a ghost)."""
+        ghost = self.ghost
+        if ghost is None:
+            return
+        if self._ghost_drawn is not ghost or self._ghost_sprites is None:
+            world = ghost.world
+            only_player = cast(Any, [world.player])  # the ghost's coins and enemies stay unseen
+            self._ghost_sprites = EntitySprites(only_player, world.physics, self.level.art_scale)
+            self._ghost_sprites.sprite_list.alpha = GHOST_ALPHA
+            self._ghost_sprites.sprite_list.color = (*GHOST_TINT, GHOST_ALPHA)
+            self._ghost_drawn = ghost
+        self._ghost_sprites.update(ghost.world.ticks)
+        self._ghost_sprites.draw(alpha, mode)
 
     # -- drawing helpers -----------------------------------------------------------------------
+    def _viewport_int(self) -> tuple[int, int]:
+        return self.engine.video.size_px
+
     def _viewport(self) -> tuple[float, float]:
-        return (float(self.window.width), float(self.window.height))
+        width, height = self._viewport_int()
+        return (float(width), float(height))
 
     def _bounds(self) -> tuple[float, float, float, float]:
-        tile = self.level.tile_size_px
-        return (
-            0.0,
-            0.0,
-            float(self.level.width_tiles * tile),
-            float(self.level.height_tiles * tile),
-        )
+        return (0.0, 0.0, float(self.level.width_px), float(self.level.height_px))
 
     def _load_graphics(self) -> None:
-        """Load the tile map, coin sprites, cameras and HUD text (once, on the first frame)."""
+        """Build the layers' sprites, the entity sprites, cameras and HUD text (once)."""
         if self._graphics_loaded:
             return
-        tile_map = arcade.load_tilemap(str(self.level_path), scaling=self.scale)
-        tile_layers = _tile_layer_names(self.level_path)
-        for name, sprite_list in tile_map.sprite_lists.items():
-            if name not in tile_layers:
-                # Object layers: keep the art of tile objects (exit sign, flags) but not coins,
-                # which are drawn from the simulation so they vanish when collected.
-                for sprite in list(sprite_list):
-                    if sprite.properties.get("class") == "coin":
-                        sprite.remove_from_sprite_lists()
-            self._tile_lists.append(sprite_list)
-        coin_texture = arcade.load_texture(COIN_TEXTURE)
-        for coin in self.level.coins:
-            sprite = arcade.Sprite(coin_texture, scale=self.scale)
-            sprite.position = coin.rect.center_px
-            self._coin_sprites[coin.id] = sprite
-            self._coin_list.append(sprite)
+        self._tilemap = TileMapView(self.level, self.sim.dt_s)
+        self._entity_sprites = EntitySprites(
+            self.sim.entities, self.sim.physics, self.level.art_scale
+        )
         engine = getattr(self, "engine", None)
         if engine is not None:
             self.follow.set_settings(CameraSettings.from_config(engine.config))
-        self._camera = arcade.Camera2D()
-        self._hud_camera = arcade.Camera2D()
+        ctx = self.engine.video.window.ctx
+        self._points = PointBatch(ctx)
+        self._overlay = ScreenOverlay(ctx)
+        coins = self.level.coins
+        self._coin_ids = np.array([coin.id for coin in coins], dtype=np.int64)
+        self._coins_xy_px = np.array(
+            [coin.rect.center_px for coin in coins], dtype=np.float64
+        ).reshape(-1, 2)
+        load_fonts()
+        self._camera = self.engine.video.camera()
+        self._hud_camera = self.engine.video.camera()
         self._hud_text = arcade.Text(
             "",
             HUD_MARGIN_PX,
-            self.window.height - HUD_MARGIN_PX,
+            self._viewport_int()[1] - HUD_MARGIN_PX,
             arcade.color.WHITE,
             HUD_FONT_SIZE,
             anchor_y="top",
+            font_name=UI_FONT,
         )
-        x, y = self.sim.player.position
-        self.follow.teleport(x, y, viewport_px=self._viewport(), level_bounds_px=self._bounds())
+        x, y = self.sim.player.body.position
+        self.follow.teleport(
+            float(x), float(y), viewport_px=self._viewport(), level_bounds_px=self._bounds()
+        )
         self._graphics_loaded = True
 
     def _draw_hud(self) -> None:
@@ -389,7 +452,7 @@ class LevelScene(Scene):
         if shown != self._hud_shown:
             self._hud_text.text = f"{self.level.name}    coins {shown[0]} / {shown[1]}"
             self._hud_shown = shown
-        self._hud_text.y = self.window.height - HUD_MARGIN_PX
+        self._hud_text.y = self._viewport_int()[1] - HUD_MARGIN_PX
         self._hud_camera.use()
         self._hud_text.draw()
         if self.hud_extra is not None:
@@ -401,11 +464,12 @@ class LevelScene(Scene):
             self._extra_texts.append(
                 arcade.Text("", 0, 0, arcade.color.WHITE, HUD_FONT_SIZE, anchor_x="right")
             )
-        y = self.window.height - HUD_MARGIN_PX - HUD_FONT_SIZE
+        width, height = self._viewport_int()
+        y = height - HUD_MARGIN_PX - HUD_FONT_SIZE
         for text, line in zip(self._extra_texts, lines, strict=False):
             if text.text != line:
                 text.text = line
-            text.x = self.window.width - HUD_MARGIN_PX
+            text.x = width - HUD_MARGIN_PX
             text.y = y
             text.draw()
             y -= round(HUD_FONT_SIZE * 1.6)

@@ -65,9 +65,15 @@ The feel rules, in short:
     * Jumping off a moving platform adds ``platform_momentum_fraction`` of the
       platform's velocity; walking off one keeps that fraction of its horizontal
       velocity.
+    * Ladders: on a ladder (``Contacts.ladder``), holding up starts climbing, and so does
+      holding down unless the feet are on solid ground. Climbing has no gravity: up and
+      down move at ``climb_speed_px_s``, left and right shuffle at half that; jump leaves
+      the ladder with a jump, and so does climbing off its top or bottom.
+    * Launches: a spring or a stomp throws the player up (:func:`launched`); the launch is
+      never cut by releasing jump.
 
-Actions read from the snapshot: ``"left"``, ``"right"``, ``"down"`` and ``"jump"``;
-the snapshot's action map must contain them.
+Actions read from the snapshot: ``"left"``, ``"right"``, ``"up"``, ``"down"`` and
+``"jump"``; the snapshot's action map must contain them.
 
 This module is pure: it imports neither arcade, pyglet, pymunk nor numpy.
 """
@@ -179,6 +185,15 @@ class PlayerTuning:
         min=0,
         max=1,
     )
+    climb_speed_px_s: float = setting(
+        192.0, "Climbing speed on a ladder in pixels per second.", min=1, max=5000
+    )
+    stomp_bounce_tiles: float = setting(
+        1.5,
+        "Height of the bounce off a stomped enemy, in tiles (jump held: a full jump).",
+        min=0,
+        max=100,
+    )
 
     @property
     def jump_height_px(self) -> float:
@@ -235,6 +250,13 @@ class Contacts:
         hit_ceiling: The head touches something above (stops upward motion).
         wall_left: Something solid touches the player's left side.
         wall_right: Something solid touches the player's right side.
+        ladder: The player is on a ladder (climbing is possible).
+        ladder_offset_px: From the player's centre to the ladder's centre, x (climbing without
+            left or right held moves the player onto the ladder's middle).
+        ladder_to_top_px: How far the ladder's top is above the feet (0 or less: the feet are
+            at its top, standing on its ledge).
+        on_solid: What the feet rest on is solid ground (not a one-way platform or a
+            ladder's top), so down does not start climbing.
     """
 
     grounded: bool = False
@@ -243,6 +265,10 @@ class Contacts:
     hit_ceiling: bool = False
     wall_left: bool = False
     wall_right: bool = False
+    ladder: bool = False
+    ladder_offset_px: float = 0.0
+    ladder_to_top_px: float = 0.0
+    on_solid: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +292,7 @@ class PlayerState:
         last_jump_press_tick: Tick of a jump press not yet used, or None (the buffer).
         jump_rising: Rising from a jump that has not been cut yet.
         drop_through_until_tick: One-way platforms are ignored while ``tick`` is below this.
+        climbing: On a ladder, climbing (no gravity).
     """
 
     tick: int = 0
@@ -278,6 +305,7 @@ class PlayerState:
     last_jump_press_tick: int | None = None
     jump_rising: bool = False
     drop_through_until_tick: int = 0
+    climbing: bool = False
 
     @property
     def drop_through_active(self) -> bool:
@@ -298,6 +326,7 @@ class MotorOutput:
         drop_started: A drop through a one-way platform started this tick.
         facing: ``1`` right, ``-1`` left (flip the sprite).
         drop_through_active: Ignore one-way platforms in this tick's physics step.
+        climbing: On a ladder this tick (ignore ladder tops in the physics step).
     """
 
     velocity_px_s: tuple[float, float]
@@ -306,6 +335,7 @@ class MotorOutput:
     drop_started: bool = False
     facing: int = 1
     drop_through_active: bool = False
+    climbing: bool = False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -344,7 +374,10 @@ def _horizontal(
     if direction == 0 or vx * direction > tuning.run_speed_px_s:
         return vx
     speeding_up = vx * direction >= 0
-    return _approach(vx, target, (accel if speeding_up else decel) * tuning.air_control)
+    air_change = (
+        (accel if speeding_up else decel) * tuning.air_control if tuning.air_control else 0.0
+    )
+    return _approach(vx, target, air_change)  # no air control is none, even if instant (0 * inf)
 
 
 def _gravity(vy: float, jump_held: bool, tuning: PlayerTuning) -> float:
@@ -355,6 +388,68 @@ def _gravity(vy: float, jump_held: bool, tuning: PlayerTuning) -> float:
     if vy < 0:
         return g * tuning.fall_gravity_multiplier
     return g
+
+
+def launched(state: PlayerState, vy_px_s: float) -> PlayerState:
+    """The state after something throws the player up at ``vy_px_s`` (a spring, a stomp).
+
+    The player leaves the ground and any ladder; coyote time and the jump buffer are used up,
+    and the launch is not cut when jump is released.
+    """
+    return PlayerState(
+        tick=state.tick,
+        vx_px_s=state.vx_px_s + (state.ground_velocity_px_s[0] if state.grounded else 0.0),
+        vy_px_s=vy_px_s,
+        facing=state.facing,
+        drop_through_until_tick=state.drop_through_until_tick,
+    )
+
+
+def launch_velocity(height_px: float, tuning: PlayerTuning) -> float:
+    """Take-off speed that rises ``height_px`` under the rising gravity (``sqrt(2 g h)``)."""
+    return math.sqrt(2.0 * tuning.gravity_px_s2 * max(0.0, height_px))
+
+
+def _climb(
+    state: PlayerState,
+    snapshot: InputSnapshot,
+    contacts: Contacts,
+    tuning: PlayerTuning,
+    dt_s: float,
+    now: int,
+) -> tuple[PlayerState, MotorOutput] | None:
+    """One tick on a ladder, or None when the player is not (or no longer) climbing."""
+    up, down = snapshot.is_held("up"), snapshot.is_held("down")
+    if not contacts.ladder:
+        return None
+    at_top = contacts.ladder_to_top_px <= 0.5
+    if not state.climbing and not ((up and not at_top) or (down and not contacts.on_solid)):
+        return None
+    if state.climbing and up and at_top:
+        return None  # climbed out at the top: standing on its ledge
+    if state.climbing and down and contacts.grounded and contacts.on_solid:
+        return None  # climbed down onto the ground
+    if snapshot.was_pressed("jump"):
+        return None  # the normal step jumps (coyote time lets it: see below)
+    direction = int(snapshot.is_held("right")) - int(snapshot.is_held("left"))
+    shuffle_px_s = tuning.climb_speed_px_s / 2
+    vx = direction * shuffle_px_s
+    if direction == 0:  # slide onto the ladder's middle (reached exactly: the step ends there)
+        vx = max(-shuffle_px_s, min(shuffle_px_s, contacts.ladder_offset_px / dt_s))
+    vy = (int(up) - int(down)) * tuning.climb_speed_px_s
+    if vy > 0:  # never past the top: the last step ends on it exactly
+        vy = min(vy, max(0.0, contacts.ladder_to_top_px) / dt_s)
+    facing = direction if direction != 0 else state.facing
+    new_state = PlayerState(
+        tick=now,
+        vx_px_s=vx if direction else 0.0,
+        vy_px_s=vy,
+        facing=facing,
+        last_grounded_tick=now,  # a jump off the ladder is a jump from the ground
+        drop_through_until_tick=state.drop_through_until_tick,
+        climbing=True,
+    )
+    return new_state, MotorOutput(velocity_px_s=(vx, vy), facing=facing, climbing=True)
 
 
 def step(
@@ -388,6 +483,16 @@ def step(
         The new state and what the game should do with the body this tick.
     """
     now = state.tick + 1
+    climb = _climb(state, snapshot, contacts, tuning, dt_s, now)
+    if climb is not None:
+        return climb
+    if state.climbing:  # left the ladder: fall (or jump, below) from standing still
+        state = PlayerState(
+            tick=state.tick,
+            facing=state.facing,
+            last_grounded_tick=state.tick,
+            drop_through_until_tick=state.drop_through_until_tick,
+        )
     coyote_ticks = seconds_to_ticks(tuning.coyote_time_s, dt_s)
     buffer_ticks = seconds_to_ticks(tuning.jump_buffer_s, dt_s)
     momentum = tuning.platform_momentum_fraction

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engine.input.replay import Replay, ReplayRecorder, ReplayVerifier, hash_level_file
 from engine.input.snapshot import ActionMap, InputPlayer, InputSnapshot
@@ -142,7 +142,22 @@ class Player:
             self.hashes_checked += 1
 
 
-Tape = Recorder | Player
+class Tape(Protocol):
+    """What a taped scene asks of its tape: a :class:`Recorder`, a :class:`Player`, or any
+    source of inputs (the title screen's attract mode plays inputs without checking them)."""
+
+    @property
+    def finished(self) -> bool:
+        """No more input: the scene stops ticking."""
+        ...
+
+    def input_for(self, tick: int, live: InputSnapshot) -> InputSnapshot:
+        """The input of level tick ``tick`` (``live`` is the player's own)."""
+        ...
+
+    def after_tick(self, tick: int, snapshot: InputSnapshot, state_hash: str) -> None:
+        """Called after the tick with its input and the state hash it ended in."""
+        ...
 
 
 class TapedLevelScene(LevelScene):

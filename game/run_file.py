@@ -1,34 +1,71 @@
 """Run files: a finished speedrun, exported with everything needed to check it.
 
-A run file is JSON (``"format": "platformer-run"``, ``"version": 1``) holding what the runner
+A run file is JSON (``"format": "platformer-run"``, ``"version": 2``) holding what the runner
 saw (splits, IGT, RTA, timing mode, vsync verdict, dropped time, game version) and the proof:
-every *attempt* of the run in order (a level played from its start to completion, or to a
-restart), each with its input replay and per-tick state hashes (:mod:`engine.input.replay` text).
+
+* **the settings that change the simulation**: the exact tick rate and every ``[player]`` and
+  ``[physics]`` value, with a hash of them (:class:`RunSettings`). A run is verified under the
+  settings it was played with, and only under those: one made with a faster ``run_speed_px_s``
+  is another game, so verifying it with other settings names the section that differs;
+* **every attempt of the run, chained**: each attempt (a level played from its start to
+  completion, or to a restart) carries its input replay with per-tick state hashes
+  (:mod:`engine.input.replay` text), the run's id (``run_id``, drawn at random when the run
+  starts) and the state hash its previous attempt ended in (``previous_hash``; empty for the
+  first attempt). Deleting a restarted attempt, reordering attempts or splicing in an attempt
+  from another run breaks the chain at that attempt.
 
 :func:`verify_run` is the moderator's tool behind ``python -m game --verify-run FILE``. It
 replays every attempt on the pure simulation (:class:`~game.world_builder.LevelWorld`, no
 window, no display: a whole run checks in about a second), and confirms that
 
+* the settings are the verifier's own (and their hash matches their values);
+* each attempt belongs to this run and follows the attempt before it;
 * each replay is intact (its checksum) and was recorded on the level file shipped here;
 * every tick's state hash matches, so the inputs and the game produce exactly the recorded run;
 * completed attempts complete on their last tick and restarted ones do not;
-* the splits, the tick count, the IGT text and the final state hash in the file are what the
-  replays produce: IGT is recomputed as ticks × tick period, exactly.
+* the splits, the tick count, the IGT and RTA texts and the final state hash in the file are
+  what the replays produce: IGT is recomputed as ticks × tick period, exactly.
 
 Edit a time and the recomputed one differs; edit an input and a hash differs at that tick;
-edit the hashes too and the checksum (or the next tick) fails. The first mismatch is reported.
+edit the hashes too and the checksum (or the next tick) fails; drop or move an attempt and the
+chain fails. The first mismatch is reported. A run that verifies may still be **invalid**: one
+whose hitch guard dropped time (``strict_valid: false``) shows its times but does not count
+(:attr:`Verification.valid`).
+
+What the chain cannot do: the file carries no secret, so someone who rewrites every link,
+hash and checksum with a tool of their own can make a consistent file out of attempts that
+were never played in one sitting. It takes that rewriting, not an edit, and the inputs must
+still play the claimed times on the real levels.
+
+Every field is checked when the file is read (:func:`load_run`): types (``"version": true``
+or ``1.0`` is not the version 2), ranges (times within :data:`MAX_RUN_S`), hash formats, text
+lengths, and the file itself (a regular file of at most :data:`MAX_RUN_FILE_BYTES`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engine.config import InputConfig, PhysicsConfig, game_action_names
+from engine.config import (
+    Config,
+    ConfigError,
+    InputConfig,
+    PhysicsConfig,
+    game_action_names,
+    section_from_mapping,
+    section_to_mapping,
+)
+from engine.config.schema import shown_text
+from engine.config.sections import TIMING_MODES
 from engine.input.replay import (
+    MAX_REPLAY_BYTES,
     Replay,
     ReplayError,
     ReplayVerifier,
@@ -37,22 +74,30 @@ from engine.input.replay import (
     parse_replay,
 )
 from engine.input.snapshot import ActionMap
-from engine.levels import load_level
 from engine.speedrun.timer import format_igt, format_time_ms
 from engine.storage.atomic_file import write_atomic
+from engine.storage.bounded_read import read_regular_file
 from engine.timing import TickRate
+from engine.timing.clock import NS_PER_S
 from game.movement import PlayerTuning
-from game.world_builder import LevelWorld, scale_level
+from game.world_builder import LevelWorld
 
 __all__ = [
+    "MAX_RUN_FILE_BYTES",
+    "MAX_RUN_S",
     "RUN_FORMAT",
     "RUN_VERSION",
     "AttemptRecord",
+    "LoadedRun",
     "RunFileError",
     "RunRecord",
+    "RunSettings",
     "SplitRecord",
     "Verification",
+    "chain_attempts",
     "load_run",
+    "read_run",
+    "run_json",
     "save_run",
     "verify_run",
 ]
@@ -61,15 +106,114 @@ GAME_ACTIONS = ActionMap(game_action_names(InputConfig()))
 """The game's actions, as the engine builds them from ``[input]``."""
 
 RUN_FORMAT = "platformer-run"
-RUN_VERSION = 1
+RUN_VERSION = 2
 OUTCOMES = ("complete", "restart")
+VSYNC_VERDICTS = ("on", "off", "unknown")
+
+MAX_RUN_S = 7 * 24 * 3600
+"""The longest run a file may claim: a week (IGT, RTA and dropped time)."""
+
+MAX_RUN_FILE_BYTES = MAX_REPLAY_BYTES
+"""The largest run file read (256 MiB: about 30 hours of play at 60 Hz)."""
+
+MAX_TEXT_CHARS = 256
+"""Longest text field (game version, level and split names, time texts)."""
+
+MAX_SPLITS = 1_000
+MAX_ATTEMPTS = 100_000
+
+HASH_DIGITS = 32
+"""Run ids, settings hashes and state hashes are blake2b-128 digests: 32 hex digits."""
+
+_HASH = re.compile(f"[0-9a-f]{{{HASH_DIGITS}}}")
+_RATE = re.compile(r"[1-9][0-9]{0,11}(/[1-9][0-9]{0,11})?")
 
 
 class RunFileError(Exception):
     """A run file that cannot be read: one line naming the file and the problem."""
 
     def __init__(self, source: Path | str, problem: str) -> None:
-        super().__init__(f"{source}: {problem}")
+        super().__init__(f"{shown_text(str(source), 4096)}: {' '.join(problem.splitlines())}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The records
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """The settings that change the simulation: the tick rate, ``[player]`` and ``[physics]``.
+
+    Attributes:
+        tick_rate_hz: The exact tick rate as text (``"60"``, ``"2997/50"``).
+        player: The player's movement tuning.
+        physics: The physics world's settings.
+    """
+
+    tick_rate_hz: str
+    player: PlayerTuning
+    physics: PhysicsConfig
+
+    @classmethod
+    def from_config(cls, config: Config) -> RunSettings:
+        """The settings a configuration plays with (default ``[player]`` if it has none)."""
+        player = config.extra.get("player")
+        return cls(
+            str(TickRate.from_hz(config.timing.tick_rate_hz).rate_hz),
+            player if isinstance(player, PlayerTuning) else PlayerTuning(),
+            config.physics,
+        )
+
+    @classmethod
+    def defaults(cls) -> RunSettings:
+        """The default settings (what a leaderboard verifies with)."""
+        return cls("60", PlayerTuning(), PhysicsConfig())
+
+    @property
+    def tick_rate(self) -> TickRate:
+        """The tick rate."""
+        return TickRate.from_hz(self.tick_rate_hz)
+
+    def values(self) -> dict[str, Any]:
+        """Every value, as the run file stores them (without the hash)."""
+        return {
+            "tick_rate_hz": self.tick_rate_hz,
+            "player": section_to_mapping(self.player),
+            "physics": section_to_mapping(self.physics),
+        }
+
+    @property
+    def hash(self) -> str:
+        """blake2b-128 of the values as canonical JSON (sorted keys, no spaces)."""
+        text = json.dumps(self.values(), sort_keys=True, separators=(",", ":"))
+        return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+    def same_simulation_as_defaults(self) -> bool:
+        """Whether ``[player]`` and ``[physics]`` are the defaults (the tick rate aside)."""
+        return (self.player, self.physics) == (PlayerTuning(), PhysicsConfig())
+
+    def difference(self, other: RunSettings) -> str:
+        """How ``self`` (the run's) differs from ``other`` (the verifier's); empty if equal."""
+        if self.tick_rate != other.tick_rate:
+            return (
+                f"the run ticked at {self.tick_rate}, this game ticks at {other.tick_rate} "
+                f"(set timing.tick_rate_hz = {self.tick_rate_hz} to verify it)"
+            )
+        for name in ("player", "physics"):
+            mine = section_to_mapping(getattr(self, name))
+            theirs = section_to_mapping(getattr(other, name))
+            keys = [key for key in mine if mine[key] != theirs.get(key)]
+            if keys:
+                shown = ", ".join(
+                    f"{key} = {mine[key]!r} (here {theirs[key]!r})" for key in keys[:3]
+                )
+                more = f" and {len(keys) - 3} more" if len(keys) > 3 else ""
+                return (
+                    f"the run was played with other [{name}] settings: {shown}{more}; verify it "
+                    f"with the same [{name}] values (--config or --set {name}.KEY=VALUE)"
+                )
+        return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,20 +230,50 @@ class SplitRecord:
 
 @dataclass(frozen=True, slots=True)
 class AttemptRecord:
-    """One attempt: the level file name, how it ended, and its replay's text.
+    """One attempt: the level file name, how it ended, its place in the chain, its replay.
 
     The replay stays text until verification parses it, so a damaged replay inside a run file
     is a failed verification (naming the attempt), not an unreadable file.
+
+    Attributes:
+        level: The level file's name.
+        outcome: ``"complete"`` or ``"restart"``.
+        run_id: The id of the run it belongs to.
+        previous_hash: The state hash the previous attempt ended in (empty for the first).
+        replay_text: The attempt's replay file text.
     """
 
     level: str
     outcome: str
+    run_id: str
+    previous_hash: str
     replay_text: str
 
     @classmethod
-    def of(cls, level: str, outcome: str, replay: Replay) -> AttemptRecord:
+    def of(
+        cls, level: str, outcome: str, replay: Replay, run_id: str, previous_hash: str
+    ) -> AttemptRecord:
         """An attempt from a recorded replay."""
-        return cls(level, outcome, format_replay(replay))
+        return cls(level, outcome, run_id, previous_hash, format_replay(replay))
+
+
+def chain_attempts(
+    attempts: Sequence[tuple[str, str, Replay]], run_id: str
+) -> tuple[AttemptRecord, ...]:
+    """Chain a run's attempts ``(level file, outcome, replay)``, in play order.
+
+    Attempts that ran no tick (a restart pressed before the level's first tick) are left out:
+    they add no time and end in no state.
+    """
+    chained = []
+    previous = ""
+    for level, outcome, replay in attempts:
+        final = replay.hashes[-1] if replay.tick_count else None
+        if final is None:
+            continue
+        chained.append(AttemptRecord.of(level, outcome, replay, run_id, previous))
+        previous = final
+    return tuple(chained)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +281,8 @@ class RunRecord:
     """A finished run (see the module docstring for what each part proves)."""
 
     game_version: str
-    tick_rate_hz: str
+    run_id: str
+    settings: RunSettings
     timing_mode: str
     vsync: str
     strict_valid: bool
@@ -125,7 +300,8 @@ class RunRecord:
             "format": RUN_FORMAT,
             "version": RUN_VERSION,
             "game_version": self.game_version,
-            "tick_rate_hz": self.tick_rate_hz,
+            "run_id": self.run_id,
+            "settings": {"hash": self.settings.hash, **self.settings.values()},
             "timing_mode": self.timing_mode,
             "vsync": self.vsync,
             "strict_valid": self.strict_valid,
@@ -147,10 +323,21 @@ class RunRecord:
                 for s in self.splits
             ],
             "attempts": [
-                {"level": a.level, "outcome": a.outcome, "replay": a.replay_text}
+                {
+                    "level": a.level,
+                    "outcome": a.outcome,
+                    "run_id": a.run_id,
+                    "previous_hash": a.previous_hash,
+                    "replay": a.replay_text,
+                }
                 for a in self.attempts
             ],
         }
+
+
+def run_json(run: RunRecord) -> bytes:
+    """The run file's bytes."""
+    return (json.dumps(run.to_json(), indent=1) + "\n").encode("utf-8")
 
 
 def save_run(run: RunRecord, path: Path) -> None:
@@ -160,7 +347,7 @@ def save_run(run: RunRecord, path: Path) -> None:
         OSError: The file cannot be written.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, (json.dumps(run.to_json(), indent=1) + "\n").encode("utf-8"))
+    write_atomic(path, run_json(run))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,94 +355,202 @@ def save_run(run: RunRecord, path: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    value = data.get(key)
-    if isinstance(value, bool) and kind is int:
-        value = None
-    if not isinstance(value, kind):
-        raise ValueError(f"{where}{key} is missing or not a {getattr(kind, '__name__', kind)}")
+def _shown(value: object) -> str:
+    """A value from the file for a message: its JSON text, escaped and shortened."""
+    try:
+        text = json.dumps(value) if not isinstance(value, str) else json.dumps(value[:200])
+    except (ValueError, RecursionError):
+        text = type(value).__name__
+    return shown_text(text)
+
+
+def _type_name(kind: type) -> str:
+    return {bool: "true or false", int: "an integer", str: "a string", list: "a list"}.get(
+        kind, "an object"
+    )
+
+
+def _field(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    """``data[key]``, which must be a ``kind`` (``True`` is never an integer here)."""
+    if key not in data:
+        raise ValueError(f"{where}{key} is missing")
+    value = data[key]
+    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+        raise ValueError(f"{where}{key} must be {_type_name(kind)}, got {_shown(value)}")
+    return value
+
+
+def _count(data: dict[str, Any], key: str, where: str, maximum: int) -> int:
+    """An integer field in ``0..maximum``."""
+    value: int = _field(data, key, int, where)
+    if not 0 <= value <= maximum:
+        raise ValueError(f"{where}{key} must be in 0..{maximum}, got {_shown(value)}")
+    return value
+
+
+def _text(data: dict[str, Any], key: str, where: str) -> str:
+    """A printable, non-empty text field of at most :data:`MAX_TEXT_CHARS` characters."""
+    value: str = _field(data, key, str, where)
+    if not value or len(value) > MAX_TEXT_CHARS or not value.isprintable():
+        raise ValueError(
+            f"{where}{key} must be printable text of 1 to {MAX_TEXT_CHARS} characters, "
+            f"got {_shown(value)}"
+        )
+    return value
+
+
+def _choice(data: dict[str, Any], key: str, where: str, choices: Sequence[str]) -> str:
+    value: str = _field(data, key, str, where)
+    if value not in choices:
+        raise ValueError(f"{where}{key} must be one of {', '.join(choices)}, got {_shown(value)}")
+    return value
+
+
+def _hash(data: dict[str, Any], key: str, where: str, *, empty_ok: bool = False) -> str:
+    value: str = _field(data, key, str, where)
+    if not (_HASH.fullmatch(value) or (empty_ok and value == "")):
+        raise ValueError(
+            f"{where}{key} must be {HASH_DIGITS} lowercase hex digits, got {_shown(value)}"
+        )
     return value
 
 
 def _level_name(raw: dict[str, Any], where: str) -> str:
     """A level file name: a plain, printable file name (it is looked up in ``levels/``)."""
-    name: str = _field(raw, "level", str, where)
-    if not name.isprintable() or Path(name).name != name or name in (".", ".."):
-        raise ValueError(f"{where}level {name!r} is not a level file name")
+    name = _text(raw, "level", where)
+    if Path(name).name != name or name in (".", ".."):
+        raise ValueError(f"{where}level {_shown(name)} is not a level file name")
     return name
 
 
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be an object, got {_shown(value)}")
+    return value
+
+
+def _list(data: dict[str, Any], key: str, maximum: int) -> list[Any]:
+    value: list[Any] = _field(data, key, list, "")
+    if len(value) > maximum:
+        raise ValueError(f"{key} has {len(value)} entries, at most {maximum} are allowed")
+    return value
+
+
+def _settings(data: dict[str, Any], source: str) -> tuple[RunSettings, str]:
+    """The recorded settings and the hash the file gives them."""
+    raw = _field(data, "settings", dict, "")
+    claimed_hash = _hash(raw, "hash", "settings.")
+    rate_text: str = _field(raw, "tick_rate_hz", str, "settings.")
+    exact = Fraction(rate_text) if _RATE.fullmatch(rate_text) else Fraction(0)
+    if not 1 <= exact <= 1000 or exact.denominator > 1_000_000:
+        raise ValueError(
+            'settings.tick_rate_hz must be an exact rate in 1..1000 Hz like "60" or '
+            f'"2997/50", got {_shown(rate_text)}'
+        )
+    try:
+        player_values = _field(raw, "player", dict, "settings.")
+        physics_values = _field(raw, "physics", dict, "settings.")
+        player = section_from_mapping("player", PlayerTuning, player_values, source)
+        physics = section_from_mapping("physics", PhysicsConfig, physics_values, source)
+    except ConfigError as exc:
+        raise ValueError(f"settings: {exc.detail}") from None
+    return RunSettings(rate_text, player, physics), claimed_hash
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedRun:
+    """A run file as read: the record, and what the file claims that verification checks."""
+
+    run: RunRecord
+    settings_hash: str
+    rta_text: str
+
+
 def load_run(path: Path) -> RunRecord:
-    """Read a run file.
+    """Read a run file (see :func:`read_run` for what is checked)."""
+    return read_run(path).run
+
+
+def read_run(path: Path) -> LoadedRun:
+    """Read a run file, checking the type and range of every field.
 
     Raises:
-        RunFileError: Unreadable, not JSON, not a run file, another version, or a field
-            missing or of the wrong type.
+        RunFileError: Unreadable or not a regular file, too large, not JSON, not a run file,
+            another version, or a field missing, of the wrong type or out of range.
     """
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_regular_file(path, MAX_RUN_FILE_BYTES))
     except OSError as exc:
         raise RunFileError(path, f"cannot read: {exc.strerror or exc}") from exc
-    except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, absurd nesting
-        raise RunFileError(path, f"not a run file (bad JSON: {exc})") from exc
+    except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, absurd nesting or digits
+        message = str(exc).split("; use sys.set_int_max_str_digits")[0]
+        raise RunFileError(path, f"not a run file (bad JSON: {shown_text(message, 120)})") from exc
     if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
         raise RunFileError(path, f'not a run file (no "format": "{RUN_FORMAT}")')
-    if data.get("version") != RUN_VERSION:
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version != RUN_VERSION:
+        older = " (version 1 files predate chained attempts and recorded settings)"
         raise RunFileError(
-            path, f"run file version {data.get('version')!r} is not supported (this game reads 1)"
+            path,
+            f"run file version {_shown(version)} is not supported (this game reads "
+            f"{RUN_VERSION}){older if version == 1 and type(version) is int else ''}",
         )
     try:
-        splits = []
-        for i, raw in enumerate(_field(data, "splits", list, "")):
-            where = f"splits[{i}]."
-            if not isinstance(raw, dict):
-                raise ValueError(f"splits[{i}] is not an object")
-            splits.append(
-                SplitRecord(
-                    _level_name(raw, where),
-                    _field(raw, "name", str, where),
-                    _field(raw, "segment_ticks", int, where),
-                    _field(raw, "igt_ticks", int, where),
-                    _field(raw, "igt", str, where),
-                    _field(raw, "rta_ms", int, where),
-                )
-            )
-        attempts = []
-        for i, raw in enumerate(_field(data, "attempts", list, "")):
-            where = f"attempts[{i}]."
-            if not isinstance(raw, dict):
-                raise ValueError(f"attempts[{i}] is not an object")
-            outcome = _field(raw, "outcome", str, where)
-            if outcome not in OUTCOMES:
-                raise ValueError(f"{where}outcome {outcome!r} is not one of {list(OUTCOMES)}")
-            text = _field(raw, "replay", str, where)
-            attempts.append(AttemptRecord(_level_name(raw, where), outcome, text))
-        if not attempts:
-            raise ValueError("attempts is empty")
-        rate_text = _field(data, "tick_rate_hz", str, "")
-        try:
-            TickRate.from_hz(rate_text)
-        except (ValueError, ArithmeticError, TypeError):
-            raise ValueError(f"tick_rate_hz {rate_text!r} is not a tick rate") from None
-        for key in ("hitch_dropped_ns", "rta_ms", "igt_ticks"):
-            if _field(data, key, int, "") < 0:
-                raise ValueError(f"{key} is negative")
-        return RunRecord(
-            _field(data, "game_version", str, ""),
-            _field(data, "tick_rate_hz", str, ""),
-            _field(data, "timing_mode", str, ""),
-            _field(data, "vsync", str, ""),
-            _field(data, "strict_valid", bool, ""),
-            _field(data, "hitch_dropped_ns", int, ""),
-            _field(data, "igt_ticks", int, ""),
-            _field(data, "igt", str, ""),
-            _field(data, "rta_ms", int, ""),
-            _field(data, "final_hash", str, ""),
-            tuple(splits),
-            tuple(attempts),
-        )
+        return _read_fields(data, str(path))
     except ValueError as exc:
         raise RunFileError(path, str(exc)) from exc
+
+
+def _read_fields(data: dict[str, Any], source: str) -> LoadedRun:
+    settings, settings_hash = _settings(data, source)
+    rate = settings.tick_rate
+    max_ticks = MAX_RUN_S * rate.rate_hz.numerator // rate.rate_hz.denominator
+    max_ms = MAX_RUN_S * 1000
+    splits = []
+    for i, raw in enumerate(_list(data, "splits", MAX_SPLITS)):
+        where = f"splits[{i}]."
+        item = _object(raw, f"splits[{i}]")
+        splits.append(
+            SplitRecord(
+                _level_name(item, where),
+                _text(item, "name", where),
+                _count(item, "segment_ticks", where, max_ticks),
+                _count(item, "igt_ticks", where, max_ticks),
+                _text(item, "igt", where),
+                _count(item, "rta_ms", where, max_ms),
+            )
+        )
+    attempts = []
+    for i, raw in enumerate(_list(data, "attempts", MAX_ATTEMPTS)):
+        where = f"attempts[{i}]."
+        item = _object(raw, f"attempts[{i}]")
+        attempts.append(
+            AttemptRecord(
+                _level_name(item, where),
+                _choice(item, "outcome", where, OUTCOMES),
+                _hash(item, "run_id", where),
+                _hash(item, "previous_hash", where, empty_ok=True),
+                _field(item, "replay", str, where),
+            )
+        )
+    if not attempts:
+        raise ValueError("attempts is empty")
+    run = RunRecord(
+        game_version=_text(data, "game_version", ""),
+        run_id=_hash(data, "run_id", ""),
+        settings=settings,
+        timing_mode=_choice(data, "timing_mode", "", TIMING_MODES),
+        vsync=_choice(data, "vsync", "", VSYNC_VERDICTS),
+        strict_valid=_field(data, "strict_valid", bool, ""),
+        hitch_dropped_ns=_count(data, "hitch_dropped_ns", "", MAX_RUN_S * NS_PER_S),
+        igt_ticks=_count(data, "igt_ticks", "", max_ticks),
+        igt=_text(data, "igt", ""),
+        rta_ms=_count(data, "rta_ms", "", max_ms),
+        final_hash=_hash(data, "final_hash", ""),
+        splits=tuple(splits),
+        attempts=tuple(attempts),
+    )
+    return LoadedRun(run, settings_hash, _text(data, "rta", ""))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,11 +563,13 @@ class Verification:
     """The result of :func:`verify_run`.
 
     Attributes:
-        verified: Everything matched.
+        verified: Everything matched: the replays produce exactly what the file claims.
         problem: The first mismatch (empty when verified).
         ticks: Level ticks the replays ran (the recomputed IGT in ticks).
         igt: The recomputed in-game time, ``m:ss.mmm``.
         levels: Levels completed.
+        invalid: Why a verified run does not count (empty when it does): the hitch guard
+            dropped time during it.
     """
 
     verified: bool
@@ -280,17 +577,26 @@ class Verification:
     ticks: int
     igt: str
     levels: int
+    invalid: str = ""
+
+    @property
+    def valid(self) -> bool:
+        """Verified, and a run that counts."""
+        return self.verified and not self.invalid
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` output of ``--verify-run``."""
         result: dict[str, Any] = {
             "verified": self.verified,
+            "valid": self.valid,
             "igt": self.igt,
             "ticks": self.ticks,
             "levels": self.levels,
         }
         if self.problem:
             result["problem"] = self.problem
+        if self.invalid:
+            result["invalid"] = self.invalid
         return result
 
 
@@ -302,9 +608,7 @@ def _play_attempt(
     attempt: AttemptRecord,
     index: int,
     levels_dir: Path,
-    rate: TickRate,
-    tuning: PlayerTuning,
-    physics: PhysicsConfig,
+    settings: RunSettings,
 ) -> LevelWorld:
     """Replay one attempt on the pure simulation, checking every hash; return the world."""
     where = f"attempt {index + 1} ({attempt.level!r})"
@@ -320,15 +624,13 @@ def _play_attempt(
         raise _MismatchError(f"{where}: its replay was recorded on {replay.level_id}")
     if replay.level_hash != hash_level_file(level_path):
         raise _MismatchError(f"{where}: recorded on another version of the level file")
+    rate = settings.tick_rate
     if TickRate.from_hz(replay.tick_rate_hz) != rate:
         raise _MismatchError(f"{where}: recorded at another tick rate ({replay.tick_rate_hz})")
-    world = LevelWorld(
-        scale_level(load_level(level_path), tuning.tile_px),
-        tuning,
-        rate.step_s,
-        substeps=physics.substeps,
-        iterations=physics.iterations,
-    )
+    if replay.tick_count == 0:
+        raise _MismatchError(f"{where}: the attempt has no ticks")
+    tuning, physics = settings.player, settings.physics
+    world = LevelWorld.load(level_path, tuning, rate.step_s, physics=physics)
     verifier = ReplayVerifier(replay, source=where)
     try:
         player = verifier.player(GAME_ACTIONS)  # the recorded actions must be the game's
@@ -349,57 +651,73 @@ def _play_attempt(
     return world
 
 
+def _check_chain(run: RunRecord, index: int, previous_final: str) -> None:
+    """Attempt ``index`` must belong to this run and follow the attempt before it."""
+    attempt = run.attempts[index]
+    number = index + 1
+    if attempt.run_id != run.run_id:
+        raise _MismatchError(
+            f"attempt {number} belongs to another run (run id {attempt.run_id[:8]}..., this run "
+            f"is {run.run_id[:8]}...): attempts were spliced in from another run"
+        )
+    if attempt.previous_hash != previous_final:
+        if index == 0:
+            raise _MismatchError(
+                f"attempt 1 follows an attempt that ended in {attempt.previous_hash[:8]}..., "
+                "but it is the run's first: attempts before it were deleted"
+            )
+        raise _MismatchError(
+            f"attempt {number} does not follow attempt {index}: it names the state "
+            f"{attempt.previous_hash[:8]}... as its predecessor's end, attempt {index} ended "
+            f"in {previous_final[:8]}... (attempts were deleted, reordered or spliced)"
+        )
+
+
 def verify_run(
-    run: RunRecord,
+    run: RunRecord | LoadedRun,
     levels_dir: Path,
     level_order: Sequence[str],
     *,
-    tuning: PlayerTuning | None = None,
-    physics: PhysicsConfig | None = None,
-    tick_rate: TickRate | None = None,
+    settings: RunSettings | None = None,
 ) -> Verification:
     """Replay a run and compare everything it claims (see the module docstring).
 
     Args:
-        run: The loaded run file.
+        run: The run file, as :func:`read_run` (or :func:`load_run`) read it. Only a
+            :class:`LoadedRun` has the file's settings hash and RTA text to check.
         levels_dir: Where the levels named in the attempts are.
         level_order: The level file names of a full run, in order.
-        tuning: ``[player]`` tuning (default: the defaults). It must be what the run was
-            played with, or the hashes differ: a leaderboard verifies with the defaults.
-        physics: ``[physics]`` settings (default: the defaults), likewise.
-        tick_rate: The game's tick rate (default: 60 Hz); a run at another rate is another
-            category and does not verify.
+        settings: The verifier's tick rate, ``[player]`` and ``[physics]`` (default: the
+            defaults, what a leaderboard verifies with). The run must have been played with
+            the same, or it is another game and does not verify.
 
     Raises:
         LevelError: A bundled level cannot be loaded.
     """
-    rate = TickRate.from_hz(run.tick_rate_hz)
+    loaded = run if isinstance(run, LoadedRun) else None
+    record = run.run if isinstance(run, LoadedRun) else run
+    verifier_settings = settings if settings is not None else RunSettings.defaults()
+    rate = record.settings.tick_rate
     ticks = 0
     split_ticks: list[int] = []  # cumulative ticks at each level exit
     problem = ""
     final_hash = ""
     try:
-        _check_claims(run, rate, tick_rate if tick_rate is not None else TickRate.from_hz(60))
-        for index, attempt in enumerate(run.attempts):
+        _check_claims(record, loaded, verifier_settings)
+        for index, attempt in enumerate(record.attempts):
             done = len(split_ticks)
             expected = level_order[done] if done < len(level_order) else "its end"
             if attempt.level != expected:
                 raise _MismatchError(
                     f"attempt {index + 1} plays {attempt.level!r}, the run is at {expected!r}"
                 )
-            world = _play_attempt(
-                attempt,
-                index,
-                levels_dir,
-                rate,
-                tuning if tuning is not None else PlayerTuning(),
-                physics if physics is not None else PhysicsConfig(),
-            )
+            _check_chain(record, index, final_hash)
+            world = _play_attempt(attempt, index, levels_dir, record.settings)
             ticks += world.ticks
             final_hash = world.state_hash()
             if attempt.outcome == "complete":
                 _check_split(
-                    run,
+                    record,
                     done,
                     attempt.level,
                     world.level.name,
@@ -412,27 +730,41 @@ def verify_run(
             raise _MismatchError(
                 f"the run completes {len(split_ticks)} of {len(level_order)} levels"
             )
-        if len(run.splits) != len(split_ticks):
+        if len(record.splits) != len(split_ticks):
             raise _MismatchError(
-                f"the file has {len(run.splits)} splits for {len(split_ticks)} levels"
+                f"the file has {len(record.splits)} splits for {len(split_ticks)} levels"
             )
         igt = format_igt(rate, ticks)
-        if run.igt_ticks != ticks or run.igt != igt:
+        if record.igt_ticks != ticks or record.igt != igt:
             raise _MismatchError(
-                f"the file claims IGT {run.igt} ({run.igt_ticks} ticks), the replays give "
+                f"the file claims IGT {record.igt} ({record.igt_ticks} ticks), the replays give "
                 f"{igt} ({ticks} ticks)"
             )
-        if run.final_hash != final_hash:
+        if record.final_hash != final_hash:
             raise _MismatchError("the final state hash differs from the replays'")
     except _MismatchError as exc:
         problem = str(exc)
-    return Verification(not problem, problem, ticks, format_igt(rate, ticks), len(split_ticks))
+    invalid = ""
+    if not problem and not record.strict_valid:
+        dropped_ms = -(-record.hitch_dropped_ns // 1_000_000)
+        invalid = (
+            f"the hitch guard dropped {format_time_ms(dropped_ms)} of game time during the run "
+            "(strict_valid is false): its times are shown but it does not count"
+        )
+    return Verification(
+        not problem, problem, ticks, format_igt(rate, ticks), len(split_ticks), invalid
+    )
 
 
-def _check_claims(run: RunRecord, rate: TickRate, game_rate: TickRate) -> None:
+def _check_claims(run: RunRecord, loaded: LoadedRun | None, verifier: RunSettings) -> None:
     """What the file says about how the run was timed, checked before replaying anything."""
-    if rate != game_rate:
-        raise _MismatchError(f"the run ticked at {rate}, this game ticks at {game_rate}")
+    if loaded is not None and loaded.settings_hash != run.settings.hash:
+        raise _MismatchError(
+            "the recorded settings do not match their hash: the settings were edited"
+        )
+    difference = run.settings.difference(verifier)
+    if difference:
+        raise _MismatchError(difference)
     if run.timing_mode != "strict":
         raise _MismatchError(f"timing mode {run.timing_mode!r}: speedruns are timed in strict mode")
     if run.strict_valid != (run.hitch_dropped_ns == 0):
@@ -440,6 +772,12 @@ def _check_claims(run: RunRecord, rate: TickRate, game_rate: TickRate) -> None:
             f"strict_valid is {str(run.strict_valid).lower()} but the hitch guard dropped "
             f"{run.hitch_dropped_ns} ns"
         )
+    if loaded is not None and loaded.rta_text != format_time_ms(run.rta_ms):
+        raise _MismatchError(
+            f"the file shows RTA {loaded.rta_text!r}, its rta_ms {run.rta_ms} is "
+            f"{format_time_ms(run.rta_ms)}"
+        )
+    rate = run.settings.tick_rate
     one_tick_ms = rate.tick_time_ms(1) + 1
     if run.rta_ms + one_tick_ms < rate.tick_time_ms(run.igt_ticks):
         raise _MismatchError(f"RTA {run.rta_ms} ms is shorter than the IGT it claims")

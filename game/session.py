@@ -7,7 +7,7 @@ A :class:`GameSession` owns the flow of a play session on one engine::
       └──Select level─► list ─────┘  └──────────────────────────────────────► title
 
 Every screen is a :class:`~engine.runtime.scene.Scene` shown with ``engine.show``: the menus are
-:class:`~game.menus.MenuScene` objects and the levels are
+:class:`~engine.runtime.menu.MenuScene` objects and the levels are
 :class:`~game.replay_run.TapedLevelScene` objects, each recording its inputs with a
 :class:`~game.replay_run.Recorder` (a few microseconds per tick), so any attempt can be saved
 as a replay afterwards. After a scene switch the engine is resynchronised, so the time spent
@@ -20,21 +20,58 @@ title screen; a level picked from "Select level" is practice and ends on its own
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.input.snapshot import InputSnapshot
 from engine.levels import load_level
-from engine.runtime.audio import SoundBank
+from engine.runtime.audio import Music, SoundBank
+from engine.runtime.menu import Menu, MenuScene
+from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
-from game.menus import Menu, MenuScene
+from game.attract import AttractScene
+from game.ghost import Ghost
+from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.replay_run import Recorder, TapedLevelScene
 from game.speedrun import Speedrun
 
-__all__ = ["Attempt", "GameSession", "bundled_levels"]
+__all__ = ["LEVEL_MUSIC", "TITLE_MUSIC", "Attempt", "GameSession", "bundled_levels"]
+
+MUSIC_DIR = Path(__file__).resolve().parent.parent / "levels" / "music"
+CREDITS_FILE = MUSIC_DIR.parent / "CREDITS.md"
+"""Credits and licences of every asset (the title screen shows its ``- `` lines)."""
+MAX_CREDITS = 14
+"""Credit lines that fit on the screen; the file holds the details below them."""
+TITLE_SIZE = 36
+"""The game's name on the title screen, in points at the internal resolution."""
+TITLE_MUSIC = str(MUSIC_DIR / "title_theme.wav")
+"""Music on the menus: a calm chiptune loop made for this game (CC0, ``levels/CREDITS.md``)."""
+LEVEL_MUSIC = str(MUSIC_DIR / "level_theme.wav")
+"""Music in the levels: an upbeat chiptune loop made for this game (CC0)."""
+
+
+def replay_of(level_path: Path) -> Path:
+    """A level's bundled replay: ``replays/<stem>.replay`` next to it."""
+    return level_path.parent / "replays" / f"{level_path.stem}.replay"
+
+
+def credit_lines(path: Path) -> list[str]:
+    """The ``- `` lines of a credits file's first section, without the dash."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ["(the credits file is missing)"]
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            break  # the details are for reading, not for the screen
+        if line.startswith("- "):
+            lines.append(line[2:].strip())
+    return lines[:MAX_CREDITS]
 
 
 def bundled_levels(levels_dir: Path) -> list[Path]:
@@ -75,6 +112,7 @@ class GameSession:
         tuning: Player tuning (``[player]``).
         level_paths: The levels of a run, in order.
         sounds: Sound effects (see :data:`~game.level_scene.SOUND_FILES`).
+        music: The music player: :data:`TITLE_MUSIC` on menus, :data:`LEVEL_MUSIC` in levels.
         speedrun: The speedrun timer and records (:mod:`game.speedrun`), when enabled.
 
     Attributes:
@@ -91,6 +129,7 @@ class GameSession:
         level_paths: Sequence[Path],
         *,
         sounds: SoundBank | None = None,
+        music: Music | None = None,
         speedrun: Speedrun | None = None,
     ) -> None:
         if not level_paths:
@@ -99,7 +138,11 @@ class GameSession:
         self.tuning = tuning
         self.level_paths = list(level_paths)
         self.sounds = sounds
-        self.level_names = [load_level(path).name for path in self.level_paths]
+        self.music = music
+        for follower in (sounds, music):
+            if follower is not None:  # the options screen changes volumes at once
+                engine.config_listeners.append(lambda config, f=follower: f.apply(config.audio))
+        self.level_names = [load_level(path, KINDS).name for path in self.level_paths]
         self.attempts: list[Attempt] = []
         self.in_run = False
         self.run_completed = False
@@ -108,6 +151,14 @@ class GameSession:
         self.speedrun = speedrun
         self._completed: TapedLevelScene | None = None
         self.quit_requested = False
+        #: Makes the tape of each new attempt (see :meth:`new_tape`); None records live input.
+        self.tape_for: Callable[[int], Recorder] | None = None
+        #: The bundled replays playing behind the title and its menus (attract mode).
+        self.attract = AttractScene(
+            [replay_of(path) for path in self.level_paths if replay_of(path).is_file()],
+            self.level_paths[0].parent,
+            tuning,
+        )
         engine.global_input = self._global_input
 
     # -- the run's numbers ------------------------------------------------------------------------
@@ -128,17 +179,63 @@ class GameSession:
         if self.speedrun is not None and self.in_run and not self.run_completed:
             self.speedrun.reset()  # an abandoned run
         self.in_run = False
-        menu = Menu.of(("play", "Play"), ("select", "Select level"), ("quit", "Quit"))
+        menu = Menu.of(
+            ("play", "Play"),
+            ("select", "Select level"),
+            ("options", "Options"),
+            ("credits", "Credits"),
+            ("quit", "Quit"),
+        )
         hint = "Arrows / WASD move, Space jumps, Esc pauses, R restarts"
-        self._show(MenuScene("Platformer", (hint,), menu, self._on_title_choice))
+        title = MenuScene(
+            self.engine.config.video.title,
+            (hint,),
+            menu,
+            self._on_title_choice,
+            backdrop=self.attract,
+        )
+        title.panel.title_size = TITLE_SIZE
+        self._show(title)
 
     def _on_title_choice(self, key: str) -> None:
         if key == "play":
             self.start_run()
         elif key == "select":
             self.show_level_select()
+        elif key == "options":
+            self.show_options(self.show_title)
+        elif key == "credits":
+            self.show_credits()
         else:
             self.quit()
+
+    def show_credits(self) -> None:
+        """Who made what: the ``- `` lines of :data:`CREDITS_FILE`; any choice goes back."""
+        lines = credit_lines(CREDITS_FILE)
+        menu = Menu.of(("back", "Back"))
+        self._show(
+            MenuScene(
+                "Credits",
+                lines,
+                menu,
+                lambda _key: self.show_title(),
+                on_back=self.show_title,
+                backdrop=self.attract,
+            )
+        )
+
+    def show_options(self, back: Callable[[], None]) -> None:
+        """The engine's options screen; ``back`` shows the screen it was opened from."""
+        options = OptionsScene(self.engine, on_back=back)
+        if self.current is None:  # from the title: the attract mode plays on behind
+            options.backdrop = self.attract
+            options.panel.dim_background = True
+        self._show(options)
+
+    def _options_from_pause(self) -> None:
+        level = self.current
+        assert level is not None
+        self.show_options(lambda: self._show(level))
 
     def show_level_select(self) -> None:
         """Pick any level to practise; ``pause`` goes back to the title."""
@@ -180,14 +277,38 @@ class GameSession:
             on_complete=self._mark_complete,
             on_restart=self.restart_level,
             on_quit=self.show_title,
+            on_options=self._options_from_pause,
             sounds=self.sounds,
             hud_extra=self.hud_lines,
         )
-        scene.tape = Recorder(
-            self.engine.actions, self.level_paths[index], self.engine.tick_rate.rate_hz
-        )
+        scene.tape = self.new_tape(index)
+        scene.ghost = self.ghost_for(index, scene)
         self.current = scene
         self._show(scene)
+
+    def new_tape(self, index: int) -> Recorder:
+        """The tape of a new attempt at level ``index``: :attr:`tape_for`'s, or a recorder.
+
+        A recorder records the live input; a watched run (:mod:`game.watch`) gives tapes that
+        play its attempts back and record them the same way.
+        """
+        if self.tape_for is not None:
+            return self.tape_for(index)
+        return Recorder(self.engine.actions, self.level_paths[index], self.engine.tick_rate.rate_hz)
+
+    def ghost_for(self, index: int, scene: TapedLevelScene) -> Ghost | None:
+        """The personal best's ghost on level ``index`` (``[speedrun] ghost``), or None."""
+        speedrun = self.speedrun
+        if speedrun is None or not self.engine.config.speedrun.ghost:
+            return None
+        replay = speedrun.ghost_replay(self.level_paths[index])
+        if replay is None:
+            return None
+        return Ghost(scene.level, replay, speedrun.settings, self.engine.actions)
+
+    def next_level(self) -> None:
+        """Go on to the run's next level (``Next level`` on the level complete screen)."""
+        self.start_level(self.level_index + 1, practice=False)
 
     def restart_level(self) -> None:
         """Restart the current level at once (the ``restart`` key)."""
@@ -221,6 +342,11 @@ class GameSession:
             self.show_final(final_hash)
             return
         lines = [self.level_names[self.level_index], f"time {level_time}"]
+        par_s = scene.sim.par_time_s
+        if par_s is not None:
+            par_ticks = math.ceil(par_s * self.engine.tick_rate.rate_hz)
+            verdict = "under par!" if scene.sim.ticks <= par_ticks else "over par"
+            lines[-1] += f"   par {format_igt(self.engine.tick_rate, par_ticks)}   {verdict}"
         lines.append(f"coins {coins}")
         if self.speedrun is not None:
             lines += self.speedrun.split_lines(split)
@@ -232,7 +358,7 @@ class GameSession:
 
     def _on_complete_choice(self, key: str) -> None:
         if key == "next":
-            self.start_level(self.level_index + 1, practice=False)
+            self.next_level()
         elif key == "retry":
             self.start_level(self.level_index)
         else:
@@ -303,5 +429,7 @@ class GameSession:
         self.current = None
 
     def _show(self, scene: Any) -> None:
+        if self.music is not None:
+            self.music.play(LEVEL_MUSIC if isinstance(scene, TapedLevelScene) else TITLE_MUSIC)
         self.engine.show(scene)
         self.engine.resync()

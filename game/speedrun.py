@@ -12,18 +12,27 @@ when the runner resets (``reset_run``, Backspace, from anywhere). Everything els
 * **Validity**: strict mode active, the vsync verdict, and the time the hitch guard dropped
   during the run (:attr:`~engine.timing.FramePacer.hitch_dropped_ns`; level-load resyncs do not
   count). It is on screen all the time.
-* **Personal bests and golds** per category (the levels and the tick rate) are kept in
+* **Personal bests and golds** per category (the levels and the tick rate; non-default
+  ``[player]`` or ``[physics]`` settings make a category of their own) are kept in
   ``personal_bests.json`` in the user data directory (:mod:`engine.speedrun.personal_best`: atomic
-  saves, a corrupt file is moved aside with one warning).
+  saves, a corrupt file is moved aside with one warning). Only **valid** runs (strict timing,
+  no dropped time) set them; an invalid run, or a level played for practice, shows its times
+  marked as such and saves nothing.
 * **Run files**: each finished run is exported to ``runs/`` next to it
-  (:mod:`game.run_file`), ready for ``python -m game --verify-run FILE``.
+  (:mod:`game.run_file`: its attempts chained under a random run id, its settings recorded),
+  ready for ``python -m game --verify-run FILE``. The run file is the run's only proof, so it
+  is never dropped: when ``runs/`` cannot be written (read-only, a full disk, a file in its
+  place) it goes to the next place that can take it (the data directory itself, then the
+  temporary directory) and a warning line says where.
 * **LiveSplit** (``[speedrun.livesplit]``): start, game time, splits and reset are sent to
   LiveSplit Server from a background thread (:mod:`engine.speedrun.livesplit`), so the game never waits.
 """
 
 from __future__ import annotations
 
+import secrets
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,9 +48,11 @@ from engine.speedrun.personal_best import (
     save_records,
     update_with_run,
 )
-from engine.speedrun.timer import SpeedrunTimer, SplitResult, StrictStatus
+from engine.speedrun.timer import SpeedrunTimer, SplitResult, StrictStatus, format_time_ms
+from engine.storage.atomic_file import write_atomic, write_atomic_first
 from engine.timing import TimingMode
-from game.run_file import AttemptRecord, RunRecord, SplitRecord, save_run
+from game.ghost import ghost_path, ghost_replays
+from game.run_file import RunRecord, RunSettings, SplitRecord, chain_attempts, run_json
 
 __all__ = ["GAME_TIME_PUSH_TICKS", "Speedrun"]
 
@@ -49,8 +60,9 @@ GAME_TIME_PUSH_TICKS = 6
 """Send LiveSplit the game time every this many level ticks (10 times a second at 60 Hz)."""
 
 
-def _warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr)
+def _print_line(message: str) -> None:
+    """Print a warning line as it is (every warning starts with ``warning:`` already)."""
+    print(message, file=sys.stderr)
 
 
 class Speedrun:
@@ -66,10 +78,19 @@ class Speedrun:
         livesplit: A LiveSplit client (default: from ``[speedrun.livesplit]``).
         clock_ns: The monotonic clock for RTA (default: the engine's clock, which is the
             virtual display's clock in headless runs, so RTA and IGT agree there).
-        warn: Where one-line warnings go.
+        warn: Where one-line warnings go (each starts with ``warning:``).
+        settings: The settings the run is played with (default: from the engine's config).
+        fallback_dirs: Where a run file goes when ``data_dir/runs`` cannot take it, in order
+            (default: ``data_dir``, the user data directory, the temporary directory).
+        watched: Given when a run file is played back (``--watch``, :mod:`game.watch`): the
+            status the file recorded (strict mode, vsync, dropped time), shown instead of the
+            playback's own. The timer, splits, deltas against the personal best and LiveSplit
+            work as in a run, but nothing is saved (no records, no golds, no run file): the
+            run is someone's, not the viewer's.
 
     Attributes:
         timer: The current run's timer, or None between runs.
+        run_id: The current (or last) run's id, drawn at random when it starts.
         last_split: The latest split of the current run (shown on the HUD and screens).
         last_run_file: Where the latest finished run was exported.
     """
@@ -84,7 +105,10 @@ class Speedrun:
         data_dir: Path | None = None,
         livesplit: LiveSplitClient | None = None,
         clock_ns: Callable[[], int] | None = None,
-        warn: Callable[[str], None] = _warn,
+        warn: Callable[[str], None] = _print_line,
+        settings: RunSettings | None = None,
+        fallback_dirs: Sequence[Path] | None = None,
+        watched: StrictStatus | None = None,
     ) -> None:
         self.engine = engine
         self.level_files = tuple(level_files)
@@ -96,20 +120,38 @@ class Speedrun:
         self.livesplit = (
             livesplit
             if livesplit is not None
-            else livesplit_from_config(engine.config.speedrun.livesplit, warn=warn, info=warn)
+            else livesplit_from_config(
+                engine.config.speedrun.livesplit, warn=warn, info=_print_line
+            )
         )
         self.clock_ns = clock_ns if clock_ns is not None else engine.clock.now_ns
         self.warn = warn
+        self.settings = settings if settings is not None else RunSettings.from_config(engine.config)
+        self.fallback_dirs = tuple(
+            fallback_dirs
+            if fallback_dirs is not None
+            else (self.data_dir, default_records_path().parent, Path(tempfile.gettempdir()))
+        )
+        self.watched = watched
+        self.run_id = ""
         self.timer: SpeedrunTimer | None = None
         self.last_split: SplitResult | None = None
         self.last_run_file: Path | None = None
         self._hitch_base_ns = 0
         self._pushed_ticks = -GAME_TIME_PUSH_TICKS
+        self._ghosts: dict[str, Replay] | None = None
 
     @property
     def category(self) -> str:
-        """The records category: the level set and the tick rate."""
-        return f"{'+'.join(self.level_files)}@{self.engine.tick_rate}"
+        """The records category: the level set, the tick rate, and other settings if any.
+
+        Runs with non-default ``[player]`` or ``[physics]`` settings play another game, so
+        they get a category of their own (suffixed with the settings hash).
+        """
+        category = f"{'+'.join(self.level_files)}@{self.engine.tick_rate}"
+        if not self.settings.same_simulation_as_defaults():
+            category += f"#settings-{self.settings.hash[:8]}"
+        return category
 
     # -- the run --------------------------------------------------------------------------------
     def start(self) -> None:
@@ -118,6 +160,7 @@ class Speedrun:
             self.engine.tick_rate, self.level_files, self.records.comparison(self.category)
         )
         self.timer.start(self.clock_ns())
+        self.run_id = secrets.token_hex(16)
         self.last_split = None
         self._hitch_base_ns = self.engine.pacer.hitch_dropped_ns
         self._pushed_ticks = -GAME_TIME_PUSH_TICKS
@@ -132,7 +175,7 @@ class Speedrun:
             return
         timer.add_ticks(run_ticks - timer.igt_ticks)
         hitch_ns = self.engine.pacer.hitch_dropped_ns - self._hitch_base_ns
-        if hitch_ns > timer.dropped_ns:
+        if hitch_ns > timer.dropped_ns and not self.watching:
             timer.record_dropped_ns(hitch_ns - timer.dropped_ns)
         if self.livesplit is not None and run_ticks - self._pushed_ticks >= GAME_TIME_PUSH_TICKS:
             self.livesplit.set_game_time_ms(timer.igt_ms)
@@ -152,6 +195,9 @@ class Speedrun:
     def finish(self, attempts: Sequence[tuple[str, str, Replay]], final_hash: str) -> list[str]:
         """The run is over: save records and the run file; return lines for the final screen.
 
+        Records are saved for a valid run only (strict mode, no dropped time); an invalid
+        run's lines say why it does not count. The run file is written either way.
+
         Args:
             attempts: ``(level file, outcome, replay)`` of every attempt, in order.
             final_hash: The state hash after the run's last tick.
@@ -160,19 +206,26 @@ class Speedrun:
         if timer is None or not timer.finished:
             return []
         lines = []
-        records, is_pb, golds = update_with_run(
-            self.records, self.category, self.level_files, timer.split_segment_ticks
-        )
-        self._save_records(records)
-        if is_pb:
-            lines.append("New personal best!")
-        if golds:
-            lines.append(f"gold splits: {len(golds)}")
         status = self.status()
+        if self.watching:
+            return ["watched run: no records or run file saved"]
+        is_pb = False
+        if status.valid:
+            records, is_pb, golds = update_with_run(
+                self.records, self.category, self.level_files, timer.split_segment_ticks
+            )
+            self._save_records(records)
+            if is_pb:
+                lines.append("New personal best!")
+            if golds:
+                lines.append(f"gold splits: {len(golds)}")
+        else:
+            lines.append(f"invalid run ({self._invalid_reason(status)}): no records saved")
         now_ns = self.clock_ns()
         run = RunRecord(
             game_version=self.game_version,
-            tick_rate_hz=str(self.engine.tick_rate.rate_hz),
+            run_id=self.run_id,
+            settings=self.settings,
             timing_mode=self.engine.pacer.mode.value,
             vsync=status.vsync,
             strict_valid=status.valid,
@@ -192,25 +245,64 @@ class Speedrun:
                 )
                 for s in timer.splits
             ),
-            attempts=tuple(
-                AttemptRecord.of(level, outcome, replay) for level, outcome, replay in attempts
-            ),
+            attempts=chain_attempts(attempts, self.run_id),
         )
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        path = self.data_dir / "runs" / f"run-{stamp}-{timer.igt_ticks}.json"
-        try:
-            save_run(run, path)
-        except OSError as exc:
-            self.warn(f"cannot export the run to {path}: {exc.strerror or exc}")
-        else:
-            self.last_run_file = path
-            lines.append(f"run file: {path}")
+        lines.append(self._export(run, timer.igt_ticks))
+        if is_pb:
+            self._save_ghost(run)
         return lines
 
+    # -- the ghost --------------------------------------------------------------------------------
+    @property
+    def ghost_file(self) -> Path:
+        """The category's ghost file: the personal best's run (:mod:`game.ghost`)."""
+        return ghost_path(self.data_dir, self.category)
+
+    def ghost_replay(self, level_path: Path) -> Replay | None:
+        """The personal best's completing attempt at ``level_path``, or None (no ghost)."""
+        if self._ghosts is None:
+            self._ghosts = ghost_replays(self.ghost_file, level_path.parent, self.settings)
+        return self._ghosts.get(level_path.name)
+
+    def _save_ghost(self, run: RunRecord) -> None:
+        """Keep a new personal best's run as the ghost file (a warning if it cannot be)."""
+        path = self.ghost_file
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, run_json(run))
+        except OSError as exc:
+            self.warn(f"warning: the ghost file {path} not saved: {exc.strerror or exc}")
+        self._ghosts = None  # read again for the next level
+
+    def _export(self, run: RunRecord, igt_ticks: int) -> str:
+        """Save the run file in ``runs/``, or the first fallback place; the line saying where."""
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        name = f"run-{stamp}-{igt_ticks}.json"
+        usual = self.data_dir / "runs" / name
+        places = [usual, *(folder / name for folder in self.fallback_dirs)]
+        candidates = [path for index, path in enumerate(places) if path not in places[:index]]
+        try:
+            saved, failures = write_atomic_first(candidates, run_json(run))
+        except OSError as exc:
+            self.warn(f"warning: the run file {name} {exc.strerror or exc}")
+            return "run file NOT saved (see the warning)"
+        if failures:
+            first, error = failures[0]
+            self.warn(
+                f"warning: cannot write the run file to {first} ({error.strerror or error}); "
+                f"saved it to {saved} instead"
+            )
+        self.last_run_file = saved
+        return f"run file: {saved}"
+
     def reset(self) -> None:
-        """Reset the run (``reset_run``): golds of finished segments are kept, LiveSplit resets."""
+        """Reset the run (``reset_run``): golds of finished segments are kept, LiveSplit resets.
+
+        Golds come from valid runs only: a run with dropped time keeps nothing.
+        """
         timer = self.timer
-        if timer is not None and timer.splits and not timer.finished:
+        finished_some = timer is not None and bool(timer.splits) and not timer.finished
+        if timer is not None and finished_some and not self.watching and self.status().valid:
             records, _, _ = update_with_run(
                 self.records,
                 self.category,
@@ -230,8 +322,18 @@ class Speedrun:
             self.livesplit.close()
 
     # -- display ----------------------------------------------------------------------------------
+    @property
+    def watching(self) -> bool:
+        """A run file is being played back (see the ``watched`` argument)."""
+        return self.watched is not None
+
     def status(self) -> StrictStatus:
-        """The run's validity right now (strict mode, vsync verdict, hitch drops)."""
+        """The run's validity right now (strict mode, vsync verdict, hitch drops).
+
+        While watching, the watched run's recorded status.
+        """
+        if self.watched is not None:
+            return self.watched
         strict = self.engine.pacer.mode is TimingMode.STRICT
         vsync = self.engine.loop.frame_time.vsync
         dropped_ns = self.timer.dropped_ns if self.timer is not None else 0
@@ -250,23 +352,38 @@ class Speedrun:
         lines.append(self.status().text)
         split = self.last_split
         if split is not None:
-            gold = "  gold!" if split.is_gold else ""
             name = self.level_names[split.index]
-            lines.append(f"{name} {split.time_text} {split.delta_text}{gold}".rstrip())
+            lines.append(f"{name} {split.time_text} {split.delta_text}{self._gold(split)}".rstrip())
         return lines
 
     def split_lines(self, split: SplitResult | None) -> list[str]:
-        """Lines for the level complete screen."""
+        """Lines for the level complete screen: the split, or a practice level's mark.
+
+        Args:
+            split: The split of a run's level, or None for a level played for practice
+                (from "Select level"), which the timer does not time.
+        """
         if split is None:
-            return []
+            return ["practice: not a run, no splits or records"]
         delta = f"  ({split.delta_text} vs PB)" if split.delta_ms is not None else ""
-        gold = "  gold!" if split.is_gold else ""
-        return [f"split {split.time_text}{delta}{gold}"]
+        status = self.status()
+        invalid = "" if status.valid else f"  (invalid run: {self._invalid_reason(status)})"
+        return [f"split {split.time_text}{delta}{self._gold(split)}{invalid}"]
+
+    def _gold(self, split: SplitResult) -> str:
+        """``"  gold!"`` for a gold split of a valid run (an invalid run sets no golds)."""
+        return "  gold!" if split.is_gold and self.status().valid else ""
+
+    @staticmethod
+    def _invalid_reason(status: StrictStatus) -> str:
+        if not status.strict:
+            return "not timed in strict mode"
+        return f"{format_time_ms(-(-status.dropped_ns // 1_000_000))} dropped"
 
     def _save_records(self, records: Records) -> None:
         try:
             save_records(records, self.records_path)
         except (OSError, ValueError) as exc:
-            self.warn(f"personal bests not saved to {self.records_path}: {exc}")
+            self.warn(f"warning: personal bests not saved to {self.records_path}: {exc}")
         else:
             self.records = records

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+os.environ.setdefault("ENGINE_DEBUG_GL", "1")  # pyglet checks every GL call in the tests
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

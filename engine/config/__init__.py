@@ -35,9 +35,21 @@ Errors:
     Every problem raises :class:`ConfigError`, whose text is exactly one line naming
     the file (or ``--set``), the key, the offending value and what is allowed::
 
-        config error: game.toml: timing.tick_rate_hz = -5: must be a number in 0 < x <= 1000
+        config error: game.toml: timing.tick_rate_hz = -5: must be a number in 1 <= x <= 1000
 
     :func:`config_from_args` prints that line to stderr and exits with status 2.
+
+    No input gets past that line: the file must be a regular file of at most 4 MiB (a
+    named pipe or ``/dev/zero`` is refused at once, never read), a UTF-8 byte order mark
+    is skipped, tables and arrays may nest 16 deep, numbers beyond a float's range or a
+    key's bounds are refused, and keys or values quoted in the message are shortened to
+    60 characters with control characters escaped (``\\u001b``), so a message never
+    carries a terminal escape sequence or a megabyte of text.
+
+Settings stored elsewhere:
+    :func:`section_from_mapping` checks a section's values that come from another file
+    (a speedrun's run file records ``[player]`` and ``[physics]``) exactly as the config
+    file is checked; :func:`section_to_mapping` writes them.
 
 Adding a section for your game:
     Write a frozen dataclass whose fields all have defaults and declare their
@@ -76,6 +88,9 @@ from engine.config.loader import (
     config_from_args,
     defaults_toml,
     load_config,
+    parse_toml,
+    section_from_mapping,
+    section_to_mapping,
     to_toml,
 )
 from engine.config.schema import ConfigError, key_binding, key_names, setting
@@ -123,6 +138,9 @@ __all__ = [
     "key_binding",
     "key_names",
     "load_config",
+    "parse_toml",
+    "section_from_mapping",
+    "section_to_mapping",
     "setting",
     "to_toml",
 ]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 import tomllib
 import typing
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.config.schema import (
     _BARE_KEY,
@@ -27,12 +28,16 @@ from engine.config.schema import (
     _convert,
     _describe,
     _dotted,
-    _toml_string,
+    _show,
     _toml_value,
     _unknown_key,
     _unknown_section,
+    shown_text,
 )
 from engine.config.sections import _BUILTIN_SECTIONS, Config
+from engine.storage.bounded_read import read_regular_file
+
+T = TypeVar("T")
 
 DEFAULT_CONFIG_PATH = Path("config.toml")
 """Read when no ``--config`` is given; relative to the current working directory."""
@@ -64,18 +69,18 @@ def _parse_override(text: str) -> tuple[tuple[str, ...], Any]:
     key_text, equals, value_text = text.partition("=")
     path = tuple(part.strip() for part in key_text.split("."))
     if not equals or len(path) < 2 or not all(_BARE_KEY.fullmatch(part) for part in path):
-        raise ConfigError(OVERRIDE_SOURCE, f"{_toml_string(text)}: {_OVERRIDE_HELP}")
+        raise ConfigError(OVERRIDE_SOURCE, f"{_show(text)}: {_OVERRIDE_HELP}")
     value_text = value_text.strip()
     try:
-        parsed = tomllib.loads(f"value = {value_text}")
-    except tomllib.TOMLDecodeError as exc:
+        parsed = parse_toml(f"value = {value_text}", OVERRIDE_SOURCE)
+    except ConfigError as exc:
         if value_text[:1] in ('"', "'", "[", "{"):  # meant as TOML, but broken
-            message = str(exc).split(" (at line")[0]
+            message = exc.detail.removeprefix("malformed TOML: ").split(" (at line")[0]
             raise ConfigError(
                 OVERRIDE_SOURCE,
-                f"{_dotted(path)} = {value_text}: not a valid TOML value ({message})",
+                f"{_dotted(path)} = {shown_text(value_text)}: not a valid TOML value ({message})",
                 key=_dotted(path),
-            ) from exc
+            ) from None
         return path, value_text  # a bare word: take it as a string
     if set(parsed) != {"value"}:
         return path, value_text  # the text smuggled in more TOML; keep it literal
@@ -111,10 +116,59 @@ def _merge(raw: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     node[path[-1]] = value
 
 
+MAX_CONFIG_BYTES = 4 << 20
+"""The largest config file read (4 MiB; a complete file with every key is about 10 KiB)."""
+
+MAX_NESTING = 16
+"""Deepest nesting of tables and arrays accepted (the engine's own keys need 3)."""
+
+_BOM = "\ufeff"
+
+
+def _nesting(value: Any) -> int:
+    """How deeply tables and arrays nest in ``value`` (0 for a scalar), counted without recursion."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        if deepest > MAX_NESTING:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """Parse TOML text with bounded nesting; a UTF-8 byte order mark at the start is skipped.
+
+    Raises:
+        ConfigError: Malformed TOML, absurd numbers, or tables and arrays nested deeper than
+            :data:`MAX_NESTING` (which would exhaust Python's recursion limit).
+    """
+    try:
+        data = tomllib.loads(text.removeprefix(_BOM))
+    except RecursionError:
+        data = None
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits
+        message = str(exc).split("; use sys.set_int_max_str_digits")[0]
+        raise ConfigError(source, f"malformed TOML: {message}") from None
+    if data is None or _nesting(data) > MAX_NESTING:
+        raise ConfigError(
+            source, f"malformed TOML: tables or arrays nested deeper than {MAX_NESTING} levels"
+        )
+    return data
+
+
 def _read_toml(path: Path, *, missing_ok: bool) -> dict[str, Any]:
     label = str(path)
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, MAX_CONFIG_BYTES)
     except FileNotFoundError as exc:
         if missing_ok:
             return {}
@@ -125,10 +179,7 @@ def _read_toml(path: Path, *, missing_ok: bool) -> dict[str, Any]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(label, f"cannot read file: not UTF-8 text (byte {exc.start})") from exc
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(label, f"malformed TOML: {exc}") from exc
+    return parse_toml(text, label)
 
 
 def load_config(
@@ -186,7 +237,7 @@ def load_config(
             owners = [s for s, c in schema.items() if name in typing.get_type_hints(c)]
             hint = f"did you mean {owners[0]}.{name}?" if owners else "keys belong in a section"
             raise ConfigError(
-                ctx.source((name,)), f"unknown top-level key {name} ({hint})", key=name
+                ctx.source((name,)), f"unknown top-level key {_dotted((name,))} ({hint})", key=name
             )
 
     extra = {
@@ -196,6 +247,45 @@ def load_config(
     }
     builtin = {name: sections[name] for name in _BUILTIN_SECTIONS if name in sections}
     return Config(**builtin, extra=MappingProxyType(extra))
+
+
+def section_from_mapping(name: str, cls: type[T], values: object, source: str) -> T:
+    """Build one section from already-parsed values, checked exactly as the config file is.
+
+    For settings stored elsewhere than ``config.toml``, e.g. the ``[player]`` and ``[physics]``
+    values a speedrun's run file records: the same types, ranges and one-line errors.
+
+    Args:
+        name: The section's TOML table name (used in messages: ``player.run_speed_px_s``).
+        cls: The section's frozen dataclass.
+        values: The table, e.g. from ``json.loads``; keys missing from it keep their defaults.
+        source: Where the values came from (a file name), for messages.
+
+    Raises:
+        ConfigError: Not a table, nested too deeply, an unknown key, a wrong type or a value
+            out of range.
+    """
+    _check_section_class(typing.cast(type, cls))
+    if _nesting(values) > MAX_NESTING:
+        raise ConfigError(source, f"[{name}] is nested deeper than {MAX_NESTING} levels")
+    return typing.cast(T, _convert(values, cls, {}, (name,), _Context(source, set())))
+
+
+def section_to_mapping(section: object) -> dict[str, Any]:
+    """A section's values as plain JSON-ready data (tuples become lists, subsections tables).
+
+    :func:`section_from_mapping` reads it back to an equal section.
+    """
+    if not dataclasses.is_dataclass(section) or isinstance(section, type):
+        raise TypeError(f"expected a config section, got {section!r}")
+    result: dict[str, Any] = {}
+    for f in dataclasses.fields(section):
+        value = getattr(section, f.name)
+        if dataclasses.is_dataclass(value):
+            result[f.name] = section_to_mapping(value)
+        else:
+            result[f.name] = list(value) if isinstance(value, tuple) else value
+    return result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,7 +384,10 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(
-    args: argparse.Namespace, extra_sections: Mapping[str, type] | None = None
+    args: argparse.Namespace,
+    extra_sections: Mapping[str, type] | None = None,
+    *,
+    settings_overrides: Sequence[str] = (),
 ) -> Config:
     """Load the configuration named by :func:`add_config_arguments`'s options.
 
@@ -305,6 +398,9 @@ def config_from_args(
     Args:
         args: Parsed arguments.
         extra_sections: Game sections, as for :func:`load_config`.
+        settings_overrides: The player's saved options
+            (:meth:`engine.config.settings.UserSettings.overrides`), applied after the file
+            and before ``--set``.
 
     Raises:
         SystemExit: With code 2 if the configuration is invalid.
@@ -313,7 +409,7 @@ def config_from_args(
     try:
         return load_config(
             explicit_path if explicit_path is not None else DEFAULT_CONFIG_PATH,
-            args.config_overrides or (),
+            [*settings_overrides, *(args.config_overrides or ())],
             extra_sections,
             missing_ok=explicit_path is None,
         )
@@ -337,15 +433,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keys", action="store_true", help="list the key names for [input]")
     args = parser.parse_args(argv)
     if args.keys:
-        print("\n".join(_KEY_NAME_ORDER))
+        text = "\n".join(_KEY_NAME_ORDER) + "\n"
     elif args.config is None and not args.config_overrides:
-        print(defaults_toml(), end="")
+        text = defaults_toml()
     else:
         config = config_from_args(args)
-        print(
-            to_toml(config, header="Effective configuration (file, then --set overrides)."), end=""
-        )
+        text = to_toml(config, header="Effective configuration (file, then --set overrides).")
+    return write_stdout(text)
+
+
+def write_stdout(text: str) -> int:
+    """Print ``text``; a reader that stopped early (``| head``) is not an error.
+
+    Returns:
+        The exit status: 0, also when the pipe closed before everything was read.
+    """
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_closed_stdout()
     return 0
+
+
+def silence_closed_stdout() -> None:
+    """After a ``BrokenPipeError`` on stdout (``| head`` stopped reading), point it at devnull.
+
+    Otherwise Python complains a second time when it flushes stdout at exit.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -151,8 +151,8 @@ class ConfigError(Exception):
     """
 
     def __init__(self, source: str, detail: str, key: str | None = None) -> None:
-        self.source = source
-        self.detail = " ".join(detail.split("\n"))
+        self.source = shown_text(source, _PATH_CHARS)
+        self.detail = " ".join(detail.splitlines())
         self.key = key
         super().__init__(str(self))
 
@@ -167,18 +167,49 @@ class ConfigError(Exception):
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
+SHOWN_CHARS = 60
+"""Longest piece of user text (a value or a key) quoted in an error line."""
 
-def _toml_string(text: str) -> str:
-    """Quote ``text`` as a one-line TOML basic string."""
+_PATH_CHARS = 4096
+"""File names are escaped but not shortened (no path is longer than this anyway)."""
+
+
+def _escaped(text: str, *, quotes: bool = True) -> str:
+    """``text`` with every unprintable character escaped, TOML style (``\\n``, ``\\u001b``).
+
+    With ``quotes``, double quotes and backslashes are escaped too (for a TOML string).
+    """
     parts = []
     for char in text:
-        if char in _TOML_ESCAPES:
+        if char in _TOML_ESCAPES and (quotes or char.isspace()):
             parts.append(_TOML_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            parts.append(f"\\u{ord(char):04x}")
+        elif not char.isprintable():  # control characters, line and paragraph separators, ...
+            code = ord(char)
+            parts.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
         else:
             parts.append(char)
-    return '"' + "".join(parts) + '"'
+    return "".join(parts)
+
+
+def _toml_string(text: str) -> str:
+    """Quote ``text`` as a one-line TOML basic string (unprintable characters escaped)."""
+    return '"' + _escaped(text) + '"'
+
+
+def _shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown_text(text: str, limit: int = SHOWN_CHARS) -> str:
+    """User text (a file name, a key) made safe for a one-line message: escaped, shortened.
+
+    Printable text is kept as it is; a control character, a line break or an escape sequence
+    is shown as a TOML escape (``\\u001b``) and never reaches the terminal raw. Text longer
+    than ``limit`` characters ends in ``...``.
+    """
+    if len(text) > 4 * limit:
+        text = text[: 4 * limit]  # escaping a megabyte to keep 60 characters is wasted work
+    return _shorten(_escaped(text, quotes=False), limit)
 
 
 def _toml_key(key: str) -> str:
@@ -209,14 +240,22 @@ def _toml_value(value: Any) -> str:
     return str(value)  # TOML dates and times print as valid TOML
 
 
-def _show(value: Any, limit: int = 60) -> str:
-    """Show an offending value in an error line: TOML syntax, shortened if long."""
-    text = _toml_value(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _show(value: Any, limit: int = SHOWN_CHARS) -> str:
+    """Show an offending value in an error line: TOML syntax, escaped, shortened if long."""
+    if isinstance(value, str) and len(value) > 4 * limit:
+        value = value[: 4 * limit]
+    return _shorten(_toml_value(value), limit)
 
 
 def _dotted(path: Sequence[str]) -> str:
-    return ".".join(path)
+    """A key path as written in TOML (``speedrun.livesplit.port``), each part safe to show."""
+    return ".".join(_shown_key(part) for part in path)
+
+
+def _shown_key(key: str) -> str:
+    if _BARE_KEY.fullmatch(key):
+        return _shorten(key)
+    return _shorten(_toml_string(key[: 4 * SHOWN_CHARS]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,7 +331,10 @@ def _scalar(value: Any, tp: type, meta: Mapping[str, Any]) -> tuple[bool, Any]:
         return False, value  # bool is an int subclass in Python, but never a number here
     if tp is int and not isinstance(value, int):
         return False, value
-    converted = float(value) if tp is float else value
+    try:
+        converted = float(value) if tp is float else value
+    except OverflowError:  # an integer beyond the largest float (about 1.8e308)
+        return False, value
     return _in_range(converted, meta), converted
 
 
@@ -314,6 +356,8 @@ class _Context:
 
 
 def _suggest(word: str, candidates: Sequence[str]) -> str | None:
+    if len(word) > SHOWN_CHARS:
+        return None  # nothing the schema names is that long; comparing would be slow
     close = difflib.get_close_matches(word, list(candidates), n=1)
     return close[0] if close else None
 
@@ -335,7 +379,7 @@ def _unknown_section(source: str, name: str, schema: Mapping[str, type]) -> Conf
         hint = f"did you mean [{close}]?"
     else:
         hint = "valid sections: " + ", ".join(f"[{s}]" for s in schema)
-    return ConfigError(source, f"unknown section [{name}] ({hint})", key=name)
+    return ConfigError(source, f"unknown section [{_dotted((name,))}] ({hint})", key=name)
 
 
 def _convert(
@@ -365,7 +409,7 @@ def _convert(
                 hint = f" (did you mean {_toml_string(close)}?)" if close else ""
                 raise ctx.error(
                     path,
-                    f"{key} = {_show(value)}: {_toml_string(converted)} is not a key name{hint}; "
+                    f"{key} = {_show(value)}: {_show(converted)} is not a key name{hint}; "
                     "must be key names like A, KEY_1, F1, LEFT, SPACE "
                     "(python -m engine.config --keys lists them)",
                 )
@@ -374,7 +418,7 @@ def _convert(
                 hint = f" (did you mean {_toml_string(close)}?)" if close else ""
                 raise ctx.error(
                     path,
-                    f"{key} = {_show(value)}: {_toml_string(converted)} is unknown{hint}; "
+                    f"{key} = {_show(value)}: {_show(converted)} is unknown{hint}; "
                     f"allowed: {', '.join(meta['choices'])}",
                 )
             items.append(converted)

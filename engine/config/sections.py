@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from engine.config.schema import key_binding, setting
+from engine.rendering.screen_fit import SCALE_MODES
 
 SectionT = TypeVar("SectionT")
 
@@ -42,8 +43,7 @@ class TimingConfig:
     tick_rate_hz: float = setting(
         60.0,
         "Simulation ticks per second; each tick advances the game by exactly 1/tick_rate_hz s.",
-        min=0,
-        min_exclusive=True,
+        min=1,
         max=1000,
     )
     max_frame_delta_s: float = setting(
@@ -81,10 +81,43 @@ class VideoConfig:
         max=1000,
         also_allowed=(0,),
     )
-    width: int = setting(1280, "Window width in screen pixels.", min=320, max=7680)
-    height: int = setting(720, "Window height in screen pixels.", min=240, max=4320)
-    fullscreen: bool = setting(False, "Start fullscreen.")
+    internal_width: int = setting(
+        640, "Width of the game's picture in pixels (the internal resolution).", min=64, max=3840
+    )
+    internal_height: int = setting(
+        360, "Height of the game's picture in pixels (the internal resolution).", min=64, max=2160
+    )
+    scale: int = setting(
+        2, "Window size as a multiple of the picture, when not fullscreen.", min=1, max=8
+    )
+    scale_mode: str = setting(
+        "integer",
+        '"integer" scales by whole numbers with black bars (crisp pixels); "fit" fills as much '
+        'as the shape allows; "stretch" fills the window.',
+        choices=SCALE_MODES,
+    )
+    fullscreen: bool = setting(False, "Fullscreen (F11 or Alt+Enter toggles it).")
+    msaa_samples: int = setting(
+        0,
+        "Multisample anti-aliasing samples of the window (0: none; pixel art needs none).",
+        min=2,
+        max=16,
+        also_allowed=(0,),
+    )
+    screen_shake: bool = setting(
+        True, "Shake the view on hits and falls (off for players it bothers)."
+    )
     title: str = setting("Platformer", "Window title.")
+
+    @property
+    def internal_size(self) -> tuple[int, int]:
+        """``(internal_width, internal_height)``."""
+        return (self.internal_width, self.internal_height)
+
+    @property
+    def window_size(self) -> tuple[int, int]:
+        """The windowed size: the picture times ``scale``."""
+        return (self.internal_width * self.scale, self.internal_height * self.scale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +252,9 @@ class SpeedrunConfig:
     enabled: bool = setting(False, "Speedrun mode: forces strict timing and shows the timer.")
     show_timer: bool = setting(True, "Show the in-game timer (counted in simulation ticks).")
     show_rta: bool = setting(True, "Also show real time (RTA, wall clock).")
+    ghost: bool = setting(
+        False, "Draw a translucent ghost of the personal best's attempt on each level."
+    )
     livesplit: LiveSplitConfig = field(
         default_factory=LiveSplitConfig,
         metadata={"doc": "Send timer events to a LiveSplit Server component."},
@@ -231,6 +267,10 @@ class AudioConfig:
 
     enabled: bool = setting(True, "Play sound effects and music.")
     volume: float = setting(0.8, "Master volume from 0 (silent) to 1 (full).", min=0, max=1)
+    music_volume: float = setting(0.7, "Music volume from 0 to 1 (times the master).", min=0, max=1)
+    effects_volume: float = setting(
+        1.0, "Sound effects volume from 0 to 1 (times the master).", min=0, max=1
+    )
 
 
 @dataclass(frozen=True, slots=True)

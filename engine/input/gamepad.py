@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.config import GamepadConfig
@@ -74,8 +74,23 @@ class GamepadInput:
         self.sampler = sampler
         self.by_control: Mapping[str, tuple[str, ...]] = _bindings(config, sampler.action_map)
         self.controllers: list[Any] = []
+        #: When set, the next control pushed goes here instead of pressing actions (the options
+        #: screen rebinding a button); it returns True once it has what it waited for.
+        self.capture: Callable[[str], bool] | None = None
         self._held: dict[int, set[str]] = {}
         self._manager: Any = None
+
+    def rebind(self, config: GamepadConfig) -> None:
+        """Use new bindings and deadzone from now on (the options screen changed them).
+
+        Actions held through the old bindings are released first, so nothing stays pressed.
+        """
+        for held in self._held.values():
+            for control in sorted(held):
+                self._release_control(control)
+        self._held.clear()
+        self.config = config
+        self.by_control = _bindings(config, self.sampler.action_map)
 
     # -- devices --------------------------------------------------------------------------------
     def attach(self) -> bool:
@@ -165,6 +180,10 @@ class GamepadInput:
         if down == (control in held):
             return
         if down:
+            if self.capture is not None:  # a captured push presses nothing; its release is ignored
+                if self.capture(control):
+                    self.capture = None
+                return
             held.add(control)
             for action in self.by_control.get(control, ()):
                 self.sampler.press(action)

@@ -33,7 +33,7 @@ import arcade
 from engine.config import InputConfig
 from engine.input.snapshot import ActionMap
 
-__all__ = ["KeyBindings", "bindings_from_input_config", "key_code_for"]
+__all__ = ["KeyBindings", "bindings_from_input_config", "key_code_for", "key_name_for"]
 
 
 def key_code_for(name: str) -> int:
@@ -47,6 +47,40 @@ def key_code_for(name: str) -> int:
     if isinstance(code, bool) or not isinstance(code, int) or name.startswith(("_", "MOD_")):
         raise ValueError(f"unknown key name {name!r} (python -m engine.config --keys lists them)")
     return code
+
+
+_PREFERRED_NAMES = frozenset({"ENTER"})
+"""Names chosen over their aliases (``ENTER`` rather than ``RETURN``, as in the config)."""
+
+
+def _names_by_code() -> dict[int, str]:
+    names: dict[int, str] = {}
+    for name, code in vars(arcade.key).items():
+        if not name.isupper() or name.startswith(("_", "MOD_")):
+            continue
+        if isinstance(code, bool) or not isinstance(code, int):
+            continue
+        current = names.get(code)
+        better = (
+            not name.startswith("MOTION_")
+            and (current.startswith("MOTION_") or name in _PREFERRED_NAMES)
+            if current is not None
+            else True
+        )
+        if better:
+            names[code] = name
+    return names
+
+
+_NAME_BY_CODE = _names_by_code()
+
+
+def key_name_for(code: int) -> str | None:
+    """The config name of an arcade key code (``"SPACE"``), or None for a code without one.
+
+    The inverse of :func:`key_code_for` (rebinding a key by pressing it stores this name).
+    """
+    return _NAME_BY_CODE.get(code)
 
 
 @dataclass(frozen=True, slots=True)

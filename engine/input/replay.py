@@ -53,8 +53,15 @@ Tick lines:
 Hash interval:
     Hashing the state every tick costs time, so a recorder may keep a hash only on ticks
     where ``tick % hash_every == 0``, plus on the last tick (so a playback always checks
-    where the run ended). The reader accepts ``-`` or a hash on any tick; ``hash-every``
-    only tells a person what the recorder did.
+    where the run ended). Those ticks *must* carry a hash: a replay whose hashes were
+    replaced by ``-`` would otherwise play unchecked. Other ticks may have ``-`` or a hash.
+
+Limits (a file that breaks one is refused with one line, never half-read):
+    The file is a regular file of at most 256 MiB (:data:`MAX_REPLAY_BYTES`); the format
+    version, ``ticks`` and each part of ``tick-rate-hz`` have at most 12 digits;
+    ``hash-every`` is 1 to 1,000,000; ``game-version`` and ``level-id`` at most 256
+    characters; at most 64 actions; ``level-hash`` is exactly 32 hex digits and a state
+    hash 8 to 128; an input has at most one hex digit per action.
 
 End line:
     ``end <checksum>``: the blake2b-128 (16-byte digest) hex of every line above it,
@@ -92,6 +99,7 @@ from typing import cast
 
 from engine.input.snapshot import BITS_PER_ACTION, ActionMap, InputPlayer, InputSnapshot
 from engine.storage.atomic_file import write_atomic
+from engine.storage.bounded_read import read_regular_file
 
 __all__ = [
     "FORMAT_VERSION",
@@ -137,8 +145,26 @@ _FIRST_TICK_LINE = len(_HEADER_KEYS) + 2
 """1-based line number of tick 0 (after the magic line and the header)."""
 
 _HEX = re.compile(r"[0-9a-f]+")
-_COUNT = re.compile(r"0|[1-9][0-9]*")
-_RATE = re.compile(r"[1-9][0-9]*(/[1-9][0-9]*)?")
+_COUNT = re.compile(r"0|[1-9][0-9]{0,11}")
+_RATE = re.compile(r"[1-9][0-9]{0,11}(/[1-9][0-9]{0,11})?")
+
+MAX_REPLAY_BYTES = 256 << 20
+"""The largest replay file read: 256 MiB, about 30 hours of ticks at 60 Hz with every hash."""
+
+MAX_LABEL_CHARS = 256
+"""Longest ``game-version`` and ``level-id``."""
+
+MAX_ACTIONS = 64
+"""Most actions a replay may record (each takes one hex digit of every tick line)."""
+
+MAX_HASH_EVERY = 1_000_000
+"""Largest ``hash-every`` interval."""
+
+STATE_HASH_DIGITS = (8, 128)
+"""A state hash has 8 to 128 hex digits (32 for the engine's blake2b-128 hashes)."""
+
+LEVEL_HASH_DIGITS = (2 * HASH_DIGEST_BYTES, 2 * HASH_DIGEST_BYTES)
+"""A ``level-hash`` is exactly a blake2b-128 digest: 32 hex digits."""
 _MAX_SHOWN_CHARS = 40
 """Longest excerpt of a bad line quoted in an error message."""
 
@@ -164,7 +190,7 @@ class ReplayError(Exception):
     """
 
     def __init__(self, source: str | os.PathLike[str], problem: str) -> None:
-        self.source = _one_line(os.fspath(source))
+        self.source = _printable(os.fspath(source))
         self.problem = _one_line(problem)
         super().__init__(f"replay error: {self.source}: {self.problem}")
 
@@ -209,6 +235,11 @@ def _one_line(text: str) -> str:
     return " ".join(text.splitlines()) if text else text
 
 
+def _printable(text: str) -> str:
+    """A file name for a message: unprintable characters escaped (``\\n``, ``\\x1b``)."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 def _shown(line: str) -> str:
     """A quoted, shortened, escaped excerpt of a line for an error message."""
     if len(line) > _MAX_SHOWN_CHARS:
@@ -222,21 +253,30 @@ def _shown(line: str) -> str:
 
 
 def _check_label(value: object, what: str) -> str:
-    """A header text value: non-empty, printable, no leading or trailing whitespace."""
+    """A header text value: non-empty, printable, no leading or trailing whitespace, bounded."""
     if not isinstance(value, str) or not value:
-        raise ValueError(f"{what} must be a non-empty string, got {value!r}")
+        raise ValueError(f"{what} must be a non-empty string, got {_shown_value(value)}")
     if not value.isprintable() or value != value.strip():
         raise ValueError(
-            f"{what} must be printable text without leading or trailing spaces, got {value!r}"
+            f"{what} must be printable text without leading or trailing spaces, got {_shown(value)}"
         )
+    if len(value) > MAX_LABEL_CHARS:
+        raise ValueError(f"{what} must be at most {MAX_LABEL_CHARS} characters, got {len(value)}")
     return value
 
 
-def _check_hex(value: object, what: str) -> str:
-    """A hash: non-empty lowercase hex."""
-    if not isinstance(value, str) or not _HEX.fullmatch(value):
-        raise ValueError(f"{what} must be lowercase hex, got {value!r}")
+def _check_hex(value: object, what: str, digits: tuple[int, int] = STATE_HASH_DIGITS) -> str:
+    """A hash: lowercase hex with ``digits[0]`` to ``digits[1]`` digits."""
+    low, high = digits
+    length = f"{low}" if low == high else f"{low} to {high}"
+    if not isinstance(value, str) or not low <= len(value) <= high or not _HEX.fullmatch(value):
+        raise ValueError(f"{what} must be {length} lowercase hex digits, got {_shown_value(value)}")
     return value
+
+
+def _shown_value(value: object) -> str:
+    """Any value, shortened, for a message."""
+    return _shown(value) if isinstance(value, str) else _shown(repr(value))[1:-1]
 
 
 def _check_rate(value: object) -> Fraction:
@@ -248,12 +288,16 @@ def _check_rate(value: object) -> Fraction:
         )
     if not isinstance(value, int | str | Fraction):
         raise ValueError(f"tick rate must be an int, Fraction or str, got {value!r}")
+    if isinstance(value, str) and not _RATE.fullmatch(value):
+        raise ValueError(f"tick rate {_shown(value)} is not a positive integer or fraction")
     try:
         rate = Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"tick rate {value!r} is not a number") from None
+        raise ValueError(f"tick rate {_shown_value(value)} is not a number") from None
     if rate <= 0:
-        raise ValueError(f"tick rate must be > 0 Hz, got {rate}")
+        raise ValueError(f"tick rate must be > 0 Hz, got {_shown(str(rate))}")
+    if max(rate.numerator, rate.denominator) >= 10**12:
+        raise ValueError(f"tick rate {_shown(str(rate))} has more than 12 digits")
     return rate
 
 
@@ -261,17 +305,41 @@ def _check_action_map(action_map: object) -> ActionMap:
     """An ActionMap whose names can be written space-separated on one line."""
     if not isinstance(action_map, ActionMap):
         raise ValueError(f"action_map must be an ActionMap, got {action_map!r}")
+    if len(action_map) > MAX_ACTIONS:
+        raise ValueError(f"a replay records at most {MAX_ACTIONS} actions, got {len(action_map)}")
     for name in action_map.actions:
         if not name.isprintable() or any(char.isspace() for char in name):
-            raise ValueError(f"action names in a replay cannot contain spaces, got {name!r}")
+            raise ValueError(
+                f"action names in a replay cannot contain spaces, got {_shown_value(name)}"
+            )
+        if len(name) > MAX_LABEL_CHARS:
+            raise ValueError(f"action names are at most {MAX_LABEL_CHARS} characters")
     return action_map
 
 
-def _check_count(value: object, what: str, minimum: int) -> int:
-    """An int ``>= minimum`` (bools rejected)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{what} must be an int >= {minimum}, got {value!r}")
+def _check_count(value: object, what: str, minimum: int, maximum: int | None = None) -> int:
+    """An int in ``minimum..maximum`` (bools rejected)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < minimum
+        or (maximum is not None and value > maximum)
+    ):
+        allowed = f">= {minimum}" if maximum is None else f"in {minimum}..{maximum}"
+        raise ValueError(f"{what} must be an int {allowed}, got {_shown_value(value)}")
     return value
+
+
+def _missing_hash(tick: int, hash_every: int) -> str:
+    return (
+        f"tick {tick} has no state hash; every tick that is a multiple of hash-every "
+        f"({hash_every}) and the last tick need one"
+    )
+
+
+def _needs_hash(tick: int, tick_count: int, hash_every: int) -> bool:
+    """Whether ``tick`` must carry a state hash: every ``hash_every``-th tick and the last."""
+    return tick % hash_every == 0 or tick == tick_count - 1
 
 
 def _reserved_bits(action_count: int) -> int:
@@ -316,11 +384,14 @@ class Replay:
         action_map: The actions the inputs are encoded with.
         hash_every: The recorder's hash interval (informative; see the module docs).
         inputs: One encoded :class:`~engine.input.snapshot.InputSnapshot` per tick.
-        hashes: One state hash (lowercase hex) or ``None`` per tick.
+        hashes: One state hash (lowercase hex) or ``None`` per tick; every
+            ``hash_every``-th tick (0, N, 2N, ...) and the last tick must have one, so no
+            replay plays without being checked.
 
     Raises:
         ValueError: A field cannot be written to a replay file (a label with a line
-            break, a float tick rate, an input that does not decode, lengths differ).
+            break, a float tick rate, an input that does not decode, lengths differ, a
+            hash missing where one is needed, a value out of range).
     """
 
     game_version: str
@@ -335,10 +406,10 @@ class Replay:
     def __post_init__(self) -> None:
         _check_label(self.game_version, "game_version")
         _check_label(self.level_id, "level_id")
-        _check_hex(self.level_hash, "level_hash")
+        _check_hex(self.level_hash, "level_hash", LEVEL_HASH_DIGITS)
         object.__setattr__(self, "tick_rate_hz", _check_rate(self.tick_rate_hz))
         _check_action_map(self.action_map)
-        _check_count(self.hash_every, "hash_every", 1)
+        _check_count(self.hash_every, "hash_every", 1, MAX_HASH_EVERY)
         inputs = tuple(self.inputs)
         hashes = tuple(self.hashes)
         if len(inputs) != len(hashes):
@@ -354,6 +425,8 @@ class Replay:
         for tick, state_hash in enumerate(hashes):
             if state_hash is not None:
                 _check_hex(state_hash, f"hash of tick {tick}")
+            elif _needs_hash(tick, len(hashes), self.hash_every):
+                raise ValueError(_missing_hash(tick, self.hash_every))
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "hashes", hashes)
 
@@ -441,11 +514,11 @@ class ReplayRecorder:
             tick: The tick's number; must be exactly the number of ticks recorded so far.
             snapshot: The input the tick ran with.
             state_hash: The game's state hash after the tick, or ``None`` if it was not
-                computed this tick.
+                computed this tick (allowed only where :meth:`wants_hash` is false).
 
         Raises:
             ValueError: ``tick`` is out of order, the snapshot uses another action map,
-                or the hash is not lowercase hex.
+                the hash is not lowercase hex, or it is missing where one is wanted.
         """
         expected = len(self._inputs)
         if tick != expected:
@@ -460,12 +533,18 @@ class ReplayRecorder:
             )
         if state_hash is not None:
             _check_hex(state_hash, f"state hash of tick {tick}")
+        elif self.wants_hash(tick):
+            raise ValueError(_missing_hash(tick, self._empty.hash_every))
         self._inputs.append(snapshot.encode())
         self._hashes.append(state_hash if self.wants_hash(tick) else None)
         self._last_hash = state_hash
 
     def to_replay(self) -> Replay:
-        """The recording so far as a :class:`Replay` (the last tick keeps its hash)."""
+        """The recording so far as a :class:`Replay` (the last tick keeps its hash).
+
+        Raises:
+            ValueError: The last tick was recorded without a hash.
+        """
         hashes = list(self._hashes)
         if hashes and self._last_hash is not None:
             hashes[-1] = self._last_hash
@@ -580,7 +659,7 @@ def load_replay(
     """
     source = os.fspath(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_regular_file(path, MAX_REPLAY_BYTES)
     except FileNotFoundError:
         raise ReplayError(source, "cannot read: no such file") from None
     except OSError as exc:
@@ -682,6 +761,12 @@ class _Parser:
         tick_count = cast(int, header["ticks"])
         inputs, hashes = self._read_ticks(action_map, tick_count)
         self._read_end(tick_count)
+        hash_every = cast(int, header["hash-every"])
+        for tick, state_hash in enumerate(hashes):
+            if state_hash is None and _needs_hash(tick, tick_count, hash_every):
+                raise self._fail(
+                    f"line {_FIRST_TICK_LINE + tick}: {_missing_hash(tick, hash_every)}"
+                )
         try:
             return Replay(
                 game_version=cast(str, header["game-version"]),
@@ -732,6 +817,11 @@ class _Parser:
                 f"not a replay file: line 1 is {_shown(line)}, expected '{MAGIC} {FORMAT_VERSION}'"
             )
         if not _COUNT.fullmatch(version):
+            if version.isdecimal() and version.isascii():  # a version number of many digits
+                raise self._fail(
+                    f"unsupported format version {_shown(version)[1:-1]}; this build reads "
+                    f"version {supported}"
+                )
             raise self._bad_line(
                 1, f"expected '{MAGIC} <version>' with version {supported}, got {_shown(line)}"
             )
@@ -825,8 +915,13 @@ def _parse_tick_line(line: str, action_map: ActionMap, reserved: int) -> tuple[i
     if len(parts) != 2 or not _HEX.fullmatch(parts[0]):
         raise ValueError(f"expected '<input hex> <state hash or ->', got {_shown(line)}")
     input_hex, state_hash = parts
-    if state_hash != "-" and not _HEX.fullmatch(state_hash):
-        raise ValueError(f"state hash must be lowercase hex or '-', got {_shown(state_hash)}")
+    if len(input_hex) > max(1, len(action_map)):
+        raise ValueError(
+            f"input {_shown(input_hex)} has more hex digits than the {len(action_map)} "
+            "recorded actions"
+        )
+    if state_hash != "-":
+        _check_hex(state_hash, "state hash ('-' for none)")
     value = int(input_hex, 16)
     problem = _input_problem(value, action_map, reserved)
     if problem:
@@ -839,24 +934,25 @@ def _parse_header_value(key: str, value: str) -> object:
     if key in ("game-version", "level-id"):
         return _check_label(value, "value")
     if key == "level-hash":
-        return _check_hex(value, "value")
+        return _check_hex(value, "value", LEVEL_HASH_DIGITS)
     if key == "tick-rate-hz":
         if not _RATE.fullmatch(value):
             raise ValueError(
-                f"expected a positive integer or fraction like 2997/50, got {_shown(value)}"
+                "expected a positive integer or fraction like 2997/50 (at most 12 digits "
+                f"each), got {_shown(value)}"
             )
         return Fraction(value)
     if key == "actions":
         names = value.split(" ")
         if "" in names:
             raise ValueError(f"expected names separated by single spaces, got {_shown(value)}")
-        return ActionMap(tuple(names))
+        return _check_action_map(ActionMap(tuple(names)))
     if key in ("hash-every", "ticks"):
         if not _COUNT.fullmatch(value):
-            raise ValueError(f"expected a whole number, got {_shown(value)}")
+            raise ValueError(f"expected a whole number of at most 12 digits, got {_shown(value)}")
         count = int(value)
-        if key == "hash-every" and count < 1:
-            raise ValueError("expected a whole number >= 1, got 0")
+        if key == "hash-every":
+            _check_count(count, "hash-every", 1, MAX_HASH_EVERY)
         return count
     raise AssertionError(f"unknown header key {key}")  # pragma: no cover
 

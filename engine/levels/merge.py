@@ -75,7 +75,7 @@ def merge_tiles(mask: Sequence[Sequence[bool]], *, vertical: bool = True) -> lis
     return done
 
 
-def _tile_rect_to_px(tile_rect: TileRect, tile_size_px: int, map_height_px: int) -> Rect:
+def tile_rect_to_px(tile_rect: TileRect, tile_size_px: int, map_height_px: int) -> Rect:
     """Convert a tile rectangle (row 0 at the top) to engine px (y up)."""
     return Rect(
         left_px=float(tile_rect.column * tile_size_px),

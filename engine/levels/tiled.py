@@ -1,591 +1,631 @@
-"""Loading a Tiled JSON map into a :class:`~engine.levels.model.Level` (see :mod:`engine.levels`)."""
+"""Loading a Tiled map (JSON ``.json``/``.tmj`` or XML ``.tmx``) into a :class:`Level`.
+
+The file is checked first (:mod:`engine.levels.map_file`: a bounded regular file, a finite
+orthogonal map of square tiles), then parsed by pytiled_parser, the parser arcade itself uses and
+its team maintains, which reads both of Tiled's formats, external tilesets (``.tsj``/``.tsx``),
+templates and tile animations. What the parser returns is then checked and converted here, into
+engine pixels and checked objects, with every problem as one :class:`LevelError` line. The game
+draws from the same :class:`Level`, so whatever this loader accepts, the game can draw.
+
+How a map's layers and objects are read depends on its *conventions* (see
+:mod:`engine.levels.conventions`): this template's own (strict: every object needs a class of a
+registered kind) or those of arcade's platformer tutorial maps (layer names give meaning; what is
+not supported is a warning).
+
+Coordinates: Tiled's y axis points down from the top-left corner; the engine's points up from the
+bottom-left. ``y_up = map_height_px - y_down``; a rectangle's engine bottom is
+``map_height_px - (y + height)``, a tile object's (Tiled anchors it at its bottom-left)
+``map_height_px - y``. Layer and group offsets are applied.
+"""
 
 from __future__ import annotations
 
-import base64
-import bisect
-import gzip
-import json
 import math
-import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeGuard
+from typing import Any
 
-from engine.levels.merge import _tile_rect_to_px, mask_gid, merge_tiles
+import pytiled_parser
+from pytiled_parser import layer as tiled_layer
+from pytiled_parser import tiled_object
+
+from engine.levels.conventions import Conventions, conventions_for
+from engine.levels.kinds import Kind, KindRegistry, ObjectRef, PropError, Shape
+from engine.levels.map_file import MapHeader, check_image, read_header, resolve_image
+from engine.levels.merge import mask_gid, merge_tiles, tile_rect_to_px
 from engine.levels.model import (
-    DEFAULT_PLATFORM_SPEED_PX_S,
+    ImageLayer,
     Level,
     LevelError,
     LevelObject,
-    MovingPlatform,
-    PropertyValue,
     Rect,
+    TileArt,
+    TileLayer,
+    one_line,
 )
 
-_OBJECT_KINDS = (
-    "player_start",
-    "checkpoint",
-    "exit",
-    "coin",
-    "hazard",
-    "moving_platform",
-    "path",
-)
+__all__ = ["MAX_COORDINATE_PX", "load_level"]
 
-# ---------------------------------------------------------------------------------------------
-# Loading
-# ---------------------------------------------------------------------------------------------
+MAX_COORDINATE_PX = 10_000_000.0
+"""Largest object coordinate or size accepted (map px)."""
 
+_MAX_GROUP_DEPTH = 32
 
-def _quoted(text: str) -> str:
-    """Wrap ``text`` in double quotes for a message (inner double quotes become single)."""
-    return '"' + text.replace('"', "'") + '"'
+_SHAPES: Mapping[type, Shape] = {
+    tiled_object.Point: "point",
+    tiled_object.Rectangle: "rectangle",
+    tiled_object.Ellipse: "ellipse",
+    tiled_object.Tile: "tile",
+    tiled_object.Polyline: "polyline",
+    tiled_object.Polygon: "polygon",
+}
 
 
-def _type_name(value: object) -> str:
-    """Name a JSON value's type the way Tiled does (``string``, not ``str``)."""
-    return {bool: "bool", int: "int", float: "float", str: "string"}.get(
-        type(value), type(value).__name__
-    )
-
-
-def _is_number(value: object) -> TypeGuard[int | float]:
-    """True for int and float, but not bool (``True`` is an int in Python)."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _object_where(raw: Mapping[str, Any]) -> str:
-    """``object 17 "lift"``, or ``object 17`` for an unnamed object."""
-    name = raw.get("name")
-    where = f"object {raw.get('id', '?')}"
-    return f"{where} {_quoted(name)}" if isinstance(name, str) and name else where
-
-
-def _read_json(path: Path, fail: Any, what: str) -> Any:
-    """Read and parse one JSON file, turning every failure into a one-line error."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise fail(f"{what} not found") from None
-    except IsADirectoryError:
-        raise fail(f"{what} is a directory, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise fail(f"{what} is not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise fail(f"cannot read {what}: {exc.strerror or exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise fail(f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-
-
-class _Loader:
-    """One map being loaded: the file, its raw JSON, and error helpers."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.source = str(path)
-        self.base_dir = path.parent
-
-    def error(self, detail: str, where: str | None = None) -> LevelError:
-        """Build (not raise) a :class:`LevelError` for this file."""
-        return LevelError(self.source, detail, where)
-
-    # -- small typed getters -------------------------------------------------------------------
-
-    def positive_int(self, raw: Mapping[str, Any], key: str, where: str | None) -> int:
-        """Read ``raw[key]`` as a whole number ``> 0``."""
-        value = raw.get(key)
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            shown = "missing" if value is None else repr(value)
-            raise self.error(f'"{key}" must be a positive whole number, got {shown}', where)
-        return value
-
-    def number(self, raw: Mapping[str, Any], key: str, where: str, default: float = 0.0) -> float:
-        """Read ``raw[key]`` as a finite number (``default`` when absent)."""
-        value = raw.get(key, default)
-        if not _is_number(value) or not math.isfinite(value):
-            raise self.error(f'"{key}" must be a number, got {value!r}', where)
-        return float(value)
-
-    def properties(self, raw: Mapping[str, Any], where: str | None) -> dict[str, PropertyValue]:
-        """Parse Tiled's custom property list, checking each value against its declared type."""
-        items = raw.get("properties", [])
-        if not isinstance(items, list):
-            raise self.error('"properties" must be a list of {name, type, value}', where)
-        checks: dict[str, Any] = {
-            "bool": lambda v: isinstance(v, bool),
-            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-            "float": _is_number,
-            "string": lambda v: isinstance(v, str),
-            "file": lambda v: isinstance(v, str),
-            "color": lambda v: isinstance(v, str),
-            "object": lambda v: isinstance(v, int) and not isinstance(v, bool),
-            "class": lambda v: isinstance(v, dict),
-        }
-        result: dict[str, PropertyValue] = {}
-        for item in items:
-            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-                raise self.error(f"malformed custom property {item!r}", where)
-            name = item["name"]
-            declared = item.get("type", "string")
-            value: Any = item.get("value")
-            check = checks.get(declared)
-            if check is None:
-                raise self.error(f"property {_quoted(name)} has unknown type {declared!r}", where)
-            if not check(value):
-                raise self.error(
-                    f"property {_quoted(name)} is declared {declared} "
-                    f"but holds {_type_name(value)} {value!r}",
-                    where,
-                )
-            result[name] = float(value) if declared == "float" else value
-        return result
-
-    def flag(self, props: Mapping[str, PropertyValue], name: str, where: str) -> bool:
-        """Read an optional bool custom property (absent means False)."""
-        value = props.get(name, False)
-        if not isinstance(value, bool):
-            raise self.error(
-                f"property {_quoted(name)} must be a bool, got {_type_name(value)} {value!r}",
-                where,
-            )
-        return value
-
-    # -- tilesets ------------------------------------------------------------------------------
-
-    def check_image(self, image: object, base_dir: Path, where: str) -> None:
-        """Fail unless ``image`` names an existing file relative to ``base_dir``."""
-        if not isinstance(image, str) or not image:
-            raise self.error(f'"image" must be a file name, got {image!r}', where)
-        image_path = base_dir / image
-        if not image_path.is_file():
-            raise self.error(f"image {_quoted(image)} not found (looked for {image_path})", where)
-
-    def tileset_ranges(self, raw_map: Mapping[str, Any]) -> list[tuple[int, int | None, str]]:
-        """Load every tileset; return ``(firstgid, end_gid or None, where)`` sorted by firstgid."""
-        tilesets = raw_map.get("tilesets", [])
-        if not isinstance(tilesets, list):
-            raise self.error('"tilesets" must be a list')
-        ranges: list[tuple[int, int | None, str]] = []
-        for index, entry in enumerate(tilesets):
-            where = f"tileset #{index + 1}"
-            if not isinstance(entry, dict):
-                raise self.error("must be an object", where)
-            firstgid = self.positive_int(entry, "firstgid", where)
-            data: Any = entry
-            base_dir = self.base_dir
-            source = entry.get("source")
-            if source is not None:
-                if not isinstance(source, str) or not source:
-                    raise self.error(f'"source" must be a file name, got {source!r}', where)
-                where = f"tileset {_quoted(source)}"
-                if source.lower().endswith(".tsx"):
-                    raise self.error(
-                        "XML tilesets (.tsx) are not supported: export the tileset as JSON (.tsj)",
-                        where,
-                    )
-                tileset_path = self.base_dir / source
-                data = _read_json(
-                    tileset_path,
-                    lambda detail, where=where: self.error(detail, where),
-                    f"tileset file {tileset_path}",
-                )
-                if not isinstance(data, dict):
-                    raise self.error("tileset file must hold a JSON object", where)
-                base_dir = tileset_path.parent
-            elif isinstance(entry.get("name"), str) and entry["name"]:
-                where = f"tileset {_quoted(entry['name'])}"
-            tile_ids: list[int] = []
-            if "image" in data:
-                self.check_image(data["image"], base_dir, where)
-            tiles = data.get("tiles", [])
-            if not isinstance(tiles, list):
-                raise self.error('"tiles" must be a list', where)
-            for tile in tiles:
-                if not isinstance(tile, dict):
-                    raise self.error(f"malformed tile entry {tile!r}", where)
-                if isinstance(tile.get("id"), int):
-                    tile_ids.append(tile["id"])
-                if "image" in tile:
-                    self.check_image(tile["image"], base_dir, where)
-            count = data.get("tilecount")
-            end: int | None = None
-            if isinstance(count, int) and not isinstance(count, bool):
-                end = firstgid + max([count, *(tile_id + 1 for tile_id in tile_ids)])
-            ranges.append((firstgid, end, where))
-        ranges.sort(key=lambda item: item[0])
-        return ranges
-
-    # -- layers --------------------------------------------------------------------------------
-
-    def flatten_layers(self, layers: object, where: str | None = None) -> list[dict[str, Any]]:
-        """Return tile and object layers in file order, descending into group layers."""
-        if not isinstance(layers, list):
-            raise self.error('"layers" must be a list', where)
-        flat: list[dict[str, Any]] = []
-        for layer in layers:
-            if not isinstance(layer, dict):
-                raise self.error(f"malformed layer {layer!r}", where)
-            if layer.get("type") == "group":
-                flat.extend(self.flatten_layers(layer.get("layers", []), self.layer_where(layer)))
-            else:
-                flat.append(layer)
-        return flat
-
-    @staticmethod
-    def layer_where(layer: Mapping[str, Any]) -> str:
-        """``layer "solid"`` for messages."""
-        name = layer.get("name")
-        return f"layer {_quoted(name)}" if isinstance(name, str) else f"layer {layer.get('id')}"
-
-    def tile_data(self, layer: Mapping[str, Any], width: int, height: int) -> list[int]:
-        """Decode a tile layer's gids (CSV array or base64, optionally zlib/gzip compressed)."""
-        where = self.layer_where(layer)
-        if "chunks" in layer:
-            raise self.error(
-                "infinite maps (chunked layers) are not supported: turn off the map's "
-                '"Infinite" property in Tiled and save again',
-                where,
-            )
-        if layer.get("width", width) != width or layer.get("height", height) != height:
-            raise self.error(
-                f"layer is {layer.get('width')}x{layer.get('height')} tiles "
-                f"but the map is {width}x{height}",
-                where,
-            )
-        data = layer.get("data")
-        encoding = layer.get("encoding", "csv")
-        if encoding == "base64" and isinstance(data, str):
-            compression = layer.get("compression", "")
-            try:
-                blob = base64.b64decode(data, validate=False)
-                if compression == "zlib":
-                    blob = zlib.decompress(blob)
-                elif compression == "gzip":
-                    blob = gzip.decompress(blob)
-                elif compression:
-                    raise self.error(
-                        f"{compression} compression is not supported: "
-                        "use CSV, or base64 uncompressed, zlib or gzip",
-                        where,
-                    )
-            except (ValueError, zlib.error, OSError, EOFError) as exc:
-                raise self.error(f"cannot decode tile data: {exc}", where) from None
-            if len(blob) != 4 * width * height:
-                raise self.error(
-                    f"tile data has {len(blob) // 4} tiles, expected {width * height}", where
-                )
-            return [int.from_bytes(blob[i : i + 4], "little") for i in range(0, len(blob), 4)]
-        if encoding != "csv" or not isinstance(data, list):
-            raise self.error(f'"data" must be a list of tile ids (encoding {encoding!r})', where)
-        if len(data) != width * height:
-            raise self.error(f"tile data has {len(data)} tiles, expected {width * height}", where)
-        for value in data:
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**32:
-                raise self.error(f"tile data holds {value!r}, not a 32-bit tile id", where)
-        return data
-
-    def check_gids(
-        self,
-        gids: Sequence[int],
-        width: int,
-        ranges: Sequence[tuple[int, int | None, str]],
-        where: str,
-    ) -> None:
-        """Make sure every non-empty tile belongs to one of the map's tilesets."""
-        firsts = [first for first, _end, _where in ranges]
-        for index, raw_gid in enumerate(gids):
-            gid = mask_gid(raw_gid)
-            if gid == 0:
-                continue
-            slot = bisect.bisect_right(firsts, gid) - 1
-            end = ranges[slot][1] if slot >= 0 else 0
-            if slot < 0 or (end is not None and gid >= end):
-                row, column = divmod(index, width)
-                raise self.error(
-                    f"tile at column {column}, row {row} has gid {gid}, which no tileset defines",
-                    where,
-                )
-
-    # -- objects -------------------------------------------------------------------------------
-
-    def object_rect(
-        self, raw: Mapping[str, Any], where: str, offset: tuple[float, float], height_px: int
-    ) -> Rect:
-        """An object's area in engine px (see "Coordinates" in the module docstring)."""
-        x = self.number(raw, "x", where) + offset[0]
-        y = self.number(raw, "y", where) + offset[1]
-        width = self.number(raw, "width", where)
-        height = self.number(raw, "height", where)
-        if width < 0 or height < 0:
-            raise self.error(f"negative size {width}x{height}", where)
-        if raw.get("point"):
-            return Rect(x, height_px - y, 0.0, 0.0)
-        if "gid" in raw:  # tile objects are anchored at their bottom-left corner
-            return Rect(x, height_px - y, width, height)
-        return Rect(x, height_px - (y + height), width, height)
-
-    @staticmethod
-    def object_shape(raw: Mapping[str, Any]) -> str:
-        """What Tiled tool drew the object: point, ellipse, polygon, polyline, text, tile or rectangle."""
-        for key in ("point", "ellipse", "polygon", "polyline", "text"):
-            if raw.get(key):
-                return key
-        return "tile" if "gid" in raw else "rectangle"
-
-    def polyline_points(
-        self, raw: Mapping[str, Any], where: str, offset: tuple[float, float], height_px: int
-    ) -> tuple[tuple[float, float], ...]:
-        """A polyline's absolute points in engine px (Tiled stores them relative to x, y)."""
-        x = self.number(raw, "x", where) + offset[0]
-        y = self.number(raw, "y", where) + offset[1]
-        points = raw.get("polyline")
-        if not isinstance(points, list):
-            raise self.error('"polyline" must be a list of points', where)
-        result = []
-        for point in points:
-            if not isinstance(point, dict):
-                raise self.error(f"malformed polyline point {point!r}", where)
-            result.append(
-                (
-                    x + self.number(point, "x", where),
-                    height_px - (y + self.number(point, "y", where)),
-                )
-            )
-        return tuple(result)
-
-
-def load_level(path: Path | str) -> Level:
-    """Load one Tiled JSON map (see the module docstring for the conventions).
+def load_level(path: Path | str, kinds: KindRegistry | None = None) -> Level:
+    """Load one Tiled map (the conventions are in :mod:`engine.levels` and levels/README.md).
 
     Args:
-        path: The ``.json``/``.tmj`` map file. External tilesets and images are looked up
-            relative to it.
+        path: The map file. External tilesets and images are looked up relative to it (or in
+            arcade's resources, for ``:resources:`` paths).
+        kinds: The kinds objects may have (default: only the engine's).
 
     Returns:
-        The level in engine pixels (y up).
+        The level in map pixels, y up (see :meth:`Level.scaled` for the game's tile size).
 
     Raises:
         LevelError: For anything wrong with the file, always as one line.
     """
     path = Path(path)
-    loader = _Loader(path)
-    raw = _read_json(path, loader.error, "file")
-    if not isinstance(raw, dict):
-        raise loader.error("a Tiled map must be a JSON object")
-    if raw.get("type", "map") != "map":
-        raise loader.error(f'not a Tiled map (its "type" is {raw.get("type")!r})')
-    if raw.get("orientation") != "orthogonal":
-        raise loader.error(
-            f"only orthogonal maps are supported, this one is {raw.get('orientation')!r}"
+    source = str(path)
+
+    def fail(detail: str) -> LevelError:
+        return LevelError(source, detail)
+
+    header = read_header(path, fail)
+    try:
+        parsed = pytiled_parser.parse_map(path, encoding="utf-8-sig")  # a BOM is fine
+    except LevelError:
+        raise
+    except RecursionError:
+        raise fail("the map is nested too deeply to read") from None
+    except Exception as exc:  # pytiled_parser raises whatever a malformed file makes it raise
+        raise fail(_parser_problem(exc)) from None
+    return _Builder(path, header, parsed, kinds or KindRegistry()).build()
+
+
+def _parser_problem(exc: BaseException) -> str:
+    """One line for an exception pytiled_parser raised on a malformed file."""
+    if isinstance(exc, KeyError):
+        return f"not a map Tiled wrote: missing {one_line(str(exc), 60)}"
+    if isinstance(exc, FileNotFoundError):
+        return f"a file the map refers to was not found: {one_line(str(exc.filename), 200)}"
+    if isinstance(exc, OSError):
+        return f"cannot read {one_line(str(exc.filename), 200)}: {exc.strerror or exc}"
+    return f"not a map Tiled wrote: {type(exc).__name__}: {one_line(str(exc), 120)}"
+
+
+@dataclass
+class _Flat:
+    """A layer with its group's offset, opacity, visibility and parallax folded in."""
+
+    layer: tiled_layer.Layer
+    offset: tuple[float, float]
+    opacity: float
+    visible: bool
+    parallax: tuple[float, float]
+
+    @property
+    def where(self) -> str:
+        return f'layer "{self.layer.name}"'
+
+
+class _Builder:
+    """One map being turned into a :class:`Level`."""
+
+    def __init__(
+        self, path: Path, header: MapHeader, parsed: pytiled_parser.TiledMap, kinds: KindRegistry
+    ) -> None:
+        self.path = path
+        self.source = str(path)
+        self.parsed = parsed
+        self.kinds = kinds
+        self.tile_px = header.tile_px
+        self.width = header.width_tiles
+        self.height = header.height_tiles
+        self.height_px = self.height * self.tile_px
+        self.image_sizes: dict[Path, tuple[int, int]] = {}
+        self.art: dict[int, TileArt] = {}
+        self.art_where: dict[int, str] = {}
+        self.used_gids: set[int] = set()
+        self.open_columns: dict[tuple[str, int, str], tuple[int, int]] = {}
+        self.tile_classes: dict[int, str] = {}
+        self.tile_properties: dict[int, Mapping[str, Any]] = {}
+        self.known_gids: set[int] = set()
+        self.objects: list[LevelObject] = []
+        self.raw_refs: list[tuple[LevelObject, Kind]] = []
+        self.next_id = max(int(parsed.next_object_id or 1), 1)
+        self.conventions: Conventions = conventions_for(
+            [flat.layer for flat in self.flatten(parsed.layers)], kinds, self.error
         )
-    if raw.get("infinite"):
-        raise loader.error(
-            "infinite maps (chunked layers) are not supported: turn off the map's "
-            '"Infinite" property in Tiled and save again'
-        )
-    width = loader.positive_int(raw, "width", None)
-    height = loader.positive_int(raw, "height", None)
-    tile_w = loader.positive_int(raw, "tilewidth", None)
-    tile_h = loader.positive_int(raw, "tileheight", None)
-    if tile_w != tile_h:
-        raise loader.error(f"tiles must be square, these are {tile_w}x{tile_h} px")
-    tile_px = tile_w
-    map_props = loader.properties(raw, "map properties")
-    name = map_props.get("name", path.stem)
-    if not isinstance(name, str):
-        raise loader.error('property "name" must be a string', "map properties")
 
-    ranges = loader.tileset_ranges(raw)
+    # -- errors -------------------------------------------------------------------------------
+    def error(self, detail: str, where: str | None = None) -> LevelError:
+        return LevelError(self.source, detail, where)
 
-    solid = [[False] * width for _ in range(height)]
-    one_way = [[False] * width for _ in range(height)]
-    objects: list[tuple[dict[str, Any], tuple[float, float]]] = []
-    for layer in loader.flatten_layers(raw.get("layers")):
-        where = loader.layer_where(layer)
-        kind = layer.get("type")
-        if kind == "tilelayer":
-            props = loader.properties(layer, where)
-            is_solid = layer.get("name") == "solid" or loader.flag(props, "solid", where)
-            is_one_way = layer.get("name") == "one_way" or loader.flag(props, "one_way", where)
-            if is_solid and is_one_way:
-                raise loader.error("a tile layer cannot be both solid and one_way", where)
-            if (layer.get("offsetx") or layer.get("offsety")) and (is_solid or is_one_way):
-                raise loader.error("collision tile layers must not have an offset", where)
-            gids = loader.tile_data(layer, width, height)
-            loader.check_gids(gids, width, ranges, where)
-            if is_solid or is_one_way:
-                grid, other = (solid, one_way) if is_solid else (one_way, solid)
-                for index, raw_gid in enumerate(gids):
-                    if mask_gid(raw_gid):
-                        row, column = divmod(index, width)
-                        if other[row][column]:
-                            raise loader.error(
-                                f"tile at column {column}, row {row} is both solid and one_way",
-                                where,
-                            )
-                        grid[row][column] = True
-        elif kind == "objectgroup":
-            items = layer.get("objects", [])
-            if not isinstance(items, list):
-                raise loader.error('"objects" must be a list', where)
-            offset = (
-                loader.number(layer, "offsetx", where),
-                loader.number(layer, "offsety", where),
-            )
-            for item in items:
-                if not isinstance(item, dict):
-                    raise loader.error(f"malformed object {item!r}", where)
-                objects.append((item, offset))
-        elif kind != "imagelayer":
-            raise loader.error(f"unknown layer type {kind!r}", where)
+    def failer(self, where: str | None) -> Callable[[str], LevelError]:
+        """``fail(detail)`` for helpers that report problems about ``where``."""
 
-    return _build_level(loader, name, width, height, tile_px, solid, one_way, objects)
+        def fail(detail: str) -> LevelError:
+            return self.error(detail, where)
 
+        return fail
 
-def _build_level(
-    loader: _Loader,
-    name: str,
-    width: int,
-    height: int,
-    tile_px: int,
-    solid: list[list[bool]],
-    one_way: list[list[bool]],
-    objects: list[tuple[dict[str, Any], tuple[float, float]]],
-) -> Level:
-    """Second half of :func:`load_level`: classify objects and merge the collision grids."""
-    height_px = height * tile_px
-    markers: dict[str, list[LevelObject]] = {kind: [] for kind in _OBJECT_KINDS}
-    platforms: list[tuple[dict[str, Any], str, LevelObject]] = []
-    paths: list[tuple[dict[str, Any], tuple[tuple[float, float], ...]]] = []
-    for item, offset in objects:
-        where = _object_where(item)
-        if not isinstance(item.get("id"), int):
-            raise loader.error('object has no integer "id"', where)
-        if "template" in item:
-            raise loader.error("object templates are not supported: detach the template", where)
-        kind = item.get("type") or item.get("class") or ""
-        if kind not in _OBJECT_KINDS:
-            shown = f"unknown object type {_quoted(kind)}" if kind else "object has no type/class"
-            raise loader.error(f"{shown} (expected one of: {', '.join(_OBJECT_KINDS)})", where)
-        if loader.number(item, "rotation", where) != 0:
-            raise loader.error(f"{kind} must not be rotated", where)
-        props = loader.properties(item, where)
-        shape = loader.object_shape(item)
-        if kind == "path":
-            if shape != "polyline":
-                raise loader.error(f"path must be a polyline, not a {shape}", where)
-            paths.append((item, loader.polyline_points(item, where, offset, height_px)))
-            continue
-        if shape in ("polygon", "polyline", "text"):
-            raise loader.error(f"{kind} must be a point or a rectangle, not a {shape}", where)
-        rect = loader.object_rect(item, where, offset, height_px)
-        if kind in ("hazard", "moving_platform") and (rect.width_px <= 0 or rect.height_px <= 0):
-            raise loader.error(f"{kind} must be a rectangle with width and height > 0", where)
-        obj = LevelObject(
-            id=item["id"],
-            name=str(item.get("name", "")),
-            kind=kind,
-            rect=rect,
+    def warn_or_fail(self, detail: str, where: str | None, layer_where: str) -> None:
+        """A problem: an error naming ``where`` in strict conventions; in lenient ones a warning
+        naming the layer (so a hundred objects with one problem are one line)."""
+        if self.conventions.strict:
+            raise self.error(detail, where)
+        self.conventions.warn(f"{layer_where}: {detail}: left out")
+
+    # -- the whole map ------------------------------------------------------------------------
+    def build(self) -> Level:
+        props = dict(self.parsed.properties or {})
+        name = props.get("name", self.path.stem)
+        if not isinstance(name, str) or not name.strip():
+            raise self.error('property "name" must be a non-empty string', "map properties")
+        self.read_tilesets()
+        solid = [[False] * self.width for _ in range(self.height)]
+        one_way = [[False] * self.width for _ in range(self.height)]
+        layers: list[TileLayer | ImageLayer] = []
+        for flat in self.flatten(self.parsed.layers):
+            layer = flat.layer
+            if isinstance(layer, tiled_layer.TileLayer):
+                layers.append(self.tile_layer(flat, solid, one_way))
+            elif isinstance(layer, tiled_layer.ObjectLayer):
+                for item in layer.tiled_objects:
+                    self.add_object(item, flat)
+            elif isinstance(layer, tiled_layer.ImageLayer):
+                layers.append(self.image_layer(flat))
+        present = {obj.kind for obj in self.objects}
+        for obj in self.conventions.default_objects(
+            self.width, self.height, self.tile_px, solid, present
+        ):
+            self.objects.append(self.with_fresh_id(obj))
+        self.resolve_references()
+        self.check_counts()
+        used = {kind for kind in (obj.kind for obj in self.objects)}
+        solid_tiles = merge_tiles(solid)
+        one_way_tiles = merge_tiles(one_way, vertical=False)
+        color = self.parsed.background_color
+        return Level(
+            name=name.strip(),
+            source=self.path,
+            width_tiles=self.width,
+            height_tiles=self.height,
+            tile_size_px=self.tile_px,
+            map_tile_px=self.tile_px,
+            solid_rects=tuple(
+                tile_rect_to_px(r, self.tile_px, self.height_px) for r in solid_tiles
+            ),
+            one_way_rects=tuple(
+                tile_rect_to_px(r, self.tile_px, self.height_px) for r in one_way_tiles
+            ),
+            solid_tile_count=sum(map(sum, solid)),
+            one_way_tile_count=sum(map(sum, one_way)),
+            objects=tuple(self.objects),
+            layers=tuple(layers),
+            tiles=MappingProxyType(self.used_art(self.used_gids)),
+            kinds=MappingProxyType(
+                {name: kind for name in used if (kind := self.kinds.get(name)) is not None}
+            ),
+            conventions=self.conventions.name,
+            warnings=self.conventions.summary(),
+            background_color=(color.red, color.green, color.blue) if color is not None else None,
             properties=MappingProxyType(props),
         )
-        if kind == "moving_platform":
-            platforms.append((item, where, obj))
-        else:
-            markers[kind].append(obj)
 
-    starts = markers["player_start"]
-    if not starts:
-        raise loader.error(
-            'no player_start object: add exactly one point or rectangle of type "player_start"'
+    def flatten(
+        self,
+        layers: list[tiled_layer.Layer],
+        offset: tuple[float, float] = (0.0, 0.0),
+        opacity: float = 1.0,
+        visible: bool = True,
+        parallax: tuple[float, float] = (1.0, 1.0),
+        depth: int = 0,
+    ) -> Iterator[_Flat]:
+        """Tile, object and image layers in drawing order, with their groups folded in."""
+        if depth > _MAX_GROUP_DEPTH:
+            raise self.error(f"group layers are nested more than {_MAX_GROUP_DEPTH} deep")
+        for layer in layers:
+            here = (offset[0] + layer.offset.x, offset[1] + layer.offset.y)
+            alpha = opacity * float(layer.opacity)
+            shown = visible and bool(layer.visible)
+            factor = (parallax[0] * layer.parallax_factor.x, parallax[1] * layer.parallax_factor.y)
+            for value in (*here, alpha, *factor):
+                if not math.isfinite(value) or abs(value) > MAX_COORDINATE_PX:
+                    raise self.error(
+                        f"offset, opacity or parallax {value!r} is not a sane number",
+                        f'layer "{layer.name}"',
+                    )
+            if isinstance(layer, tiled_layer.LayerGroup):
+                yield from self.flatten(layer.layers or [], here, alpha, shown, factor, depth + 1)
+            else:
+                yield _Flat(layer, here, alpha, shown, factor)
+
+    # -- tilesets -----------------------------------------------------------------------------
+    def read_tilesets(self) -> None:
+        """Every tile's art region, animation and class, by gid (images checked once used)."""
+        map_dir = self.path.parent
+        for firstgid, tileset in sorted(self.parsed.tilesets.items()):
+            where = f'tileset "{tileset.name}"'
+            if firstgid <= 0:
+                raise self.error(f"firstgid must be positive, got {firstgid}", where)
+            tiles = tileset.tiles or {}
+            if tileset.image is not None:
+                sheet = resolve_image(Path(tileset.image), map_dir)
+                columns = int(tileset.columns or 0)
+                tile_w, tile_h = int(tileset.tile_width), int(tileset.tile_height)
+                margin, spacing = int(tileset.margin or 0), int(tileset.spacing or 0)
+                if columns <= 0 or tile_w <= 0 or tile_h <= 0:
+                    raise self.error("a tileset image needs columns and a tile size", where)
+                for local in range(int(tileset.tile_count)):
+                    column, row = local % columns, local // columns
+                    x = margin + column * (tile_w + spacing)
+                    y = margin + row * (tile_h + spacing)
+                    self.art[firstgid + local] = TileArt(sheet, x, y, tile_w, tile_h)
+                    self.art_where[firstgid + local] = where
+            for local, tile in tiles.items():
+                gid = firstgid + int(local)
+                if tile.image is not None:
+                    image = resolve_image(Path(tile.image), map_dir)
+                    self.art[gid] = TileArt(
+                        image, int(tile.x), int(tile.y), int(tile.width or 0), int(tile.height or 0)
+                    )
+                    self.art_where[gid] = where
+                if tile.class_:
+                    self.tile_classes[gid] = tile.class_
+                if tile.properties:
+                    self.tile_properties[gid] = dict(tile.properties)
+            for local, tile in tiles.items():
+                gid = firstgid + int(local)
+                if tile.animation and gid in self.art:
+                    frames = tuple(
+                        (firstgid + int(frame.tile_id), int(frame.duration))
+                        for frame in tile.animation
+                    )
+                    self.art[gid] = replace(self.art[gid], animation=frames)
+        self.known_gids.update(self.art)
+
+    def used_art(self, used: set[int]) -> dict[int, TileArt]:
+        """The art of the tiles the map uses (and their animation frames), images checked.
+
+        Only used tiles are checked: a tileset may carry art the map never shows (arcade's own
+        tilesets name a few images that do not exist).
+        """
+        pending = sorted(used, reverse=True)  # the lowest gid is checked first
+        result: dict[int, TileArt] = {}
+        while pending:
+            gid = pending.pop()
+            if gid in result:
+                continue
+            art = self.art[gid]
+            where = f"{self.art_where[gid]}, tile {gid}"
+            width_px, height_px = check_image(art.image, self.failer(where), self.image_sizes)
+            if not art.width_px or not art.height_px:  # a collection tile: the whole image
+                art = replace(art, width_px=width_px, height_px=height_px)
+            if art.x_px + art.width_px > width_px or art.y_px + art.height_px > height_px:
+                raise self.error(
+                    f"the tile's region lies outside the {width_px}x{height_px} px image", where
+                )
+            for frame_gid, duration_ms in art.animation:
+                if frame_gid not in self.art or duration_ms <= 0:
+                    raise self.error(
+                        f"animation frame {frame_gid - gid:+d} ({duration_ms} ms) is not a tile "
+                        "of this set with a duration > 0",
+                        where,
+                    )
+                pending.append(frame_gid)
+            result[gid] = art
+        return result
+
+    def check_gid(self, raw_gid: object, where: str, what: str) -> int:
+        """A cell's or tile object's gid: an int whose tile exists (0: empty)."""
+        if not isinstance(raw_gid, int) or isinstance(raw_gid, bool) or raw_gid < 0:
+            raise self.error(f"{what} has tile id {str(raw_gid)[:20]!r}, not a tile", where)
+        gid = mask_gid(raw_gid)
+        if gid and gid not in self.known_gids:
+            raise self.error(f"{what} uses tile {gid}, which no tileset has", where)
+        if gid:
+            self.used_gids.add(gid)
+        return raw_gid if gid else 0
+
+    # -- layers -------------------------------------------------------------------------------
+    def tile_layer(
+        self, flat: _Flat, solid: list[list[bool]], one_way: list[list[bool]]
+    ) -> TileLayer:
+        layer = flat.layer
+        assert isinstance(layer, tiled_layer.TileLayer)
+        where = flat.where
+        rows = layer.data or []
+        if len(rows) != self.height or any(len(row) != self.width for row in rows):
+            raise self.error(f"the layer's data is not {self.width} x {self.height} tiles", where)
+        role = self.conventions.role(layer)
+        if role != "decor" and (flat.offset != (0.0, 0.0)):
+            raise self.error("collision tile layers must not have an offset", where)
+        layer_kind = self.conventions.layer_objects(layer, where)
+        cells: list[int] = []
+        for row_index, row in enumerate(rows):
+            for column, raw_gid in enumerate(row):
+                gid = self.check_gid(
+                    raw_gid, where, f"the cell at column {column}, row {row_index}"
+                )
+                cells.append(gid)
+                if not gid:
+                    continue
+                kind_name = layer_kind or self.tile_classes.get(mask_gid(gid))
+                kind = self.kinds.get(kind_name) if kind_name is not None else None
+                if role == "decor" and kind is not None:
+                    self.add_cell_object(kind.name, gid, column, row_index, flat)
+                    if not kind.merge_tiles:
+                        cells[-1] = 0  # the object's entity draws it
+                    continue
+                if role != "decor":
+                    grid, other = (solid, one_way) if role == "solid" else (one_way, solid)
+                    if other[row_index][column]:
+                        raise self.error(
+                            f"the tile at column {column}, row {row_index} is both solid and "
+                            "one_way",
+                            where,
+                        )
+                    grid[row_index][column] = True
+        return TileLayer(
+            name=layer.name,
+            role=role,
+            width_tiles=self.width,
+            height_tiles=self.height,
+            cells=tuple(cells),
+            offset_px=(flat.offset[0], -flat.offset[1]),
+            opacity=flat.opacity,
+            visible=flat.visible,
+            parallax=flat.parallax,
+            foreground=self.conventions.foreground(layer),
+            properties=MappingProxyType(dict(layer.properties or {})),
         )
-    if len(starts) > 1:
-        second = starts[1]
-        raise loader.error(
-            f"second player_start (object {starts[0].id} is the first; exactly one is allowed)",
-            _object_where({"id": second.id, "name": second.name}),
+
+    def image_layer(self, flat: _Flat) -> ImageLayer:
+        layer = flat.layer
+        assert isinstance(layer, tiled_layer.ImageLayer)
+        image = resolve_image(Path(layer.image), self.path.parent)
+        _, image_h = check_image(image, self.failer(flat.where), self.image_sizes)
+        return ImageLayer(
+            name=layer.name,
+            image=image,
+            offset_px=(flat.offset[0], self.height_px - flat.offset[1] - image_h),
+            opacity=flat.opacity,
+            visible=flat.visible,
+            parallax=flat.parallax,
+            repeat_x=bool(layer.repeat_x),
+            foreground=self.conventions.foreground(layer),
         )
-    if not markers["exit"]:
-        raise loader.error('no exit object: add at least one point or rectangle of type "exit"')
 
-    moving = tuple(
-        _moving_platform(loader, item, where, obj, paths) for item, where, obj in platforms
-    )
+    # -- objects ------------------------------------------------------------------------------
+    def with_fresh_id(self, obj: LevelObject) -> LevelObject:
+        """``obj`` with the next unused object id."""
+        fresh = replace(obj, id=self.next_id)
+        self.next_id += 1
+        return fresh
 
-    solid_tiles = merge_tiles(solid)
-    one_way_tiles = merge_tiles(one_way, vertical=False)
-    return Level(
-        name=name,
-        source=loader.path,
-        width_tiles=width,
-        height_tiles=height,
-        tile_size_px=tile_px,
-        solid_rects=tuple(_tile_rect_to_px(r, tile_px, height_px) for r in solid_tiles),
-        one_way_rects=tuple(_tile_rect_to_px(r, tile_px, height_px) for r in one_way_tiles),
-        solid_tile_count=sum(map(sum, solid)),
-        one_way_tile_count=sum(map(sum, one_way)),
-        player_start=starts[0],
-        checkpoints=tuple(markers["checkpoint"]),
-        exits=tuple(markers["exit"]),
-        coins=tuple(markers["coin"]),
-        hazards=tuple(markers["hazard"]),
-        moving_platforms=moving,
-    )
-
-
-def _moving_platform(
-    loader: _Loader,
-    item: Mapping[str, Any],
-    where: str,
-    obj: LevelObject,
-    paths: Sequence[tuple[dict[str, Any], tuple[tuple[float, float], ...]]],
-) -> MovingPlatform:
-    """Resolve a moving platform's path reference and speed."""
-    speed = obj.properties.get("speed_px_s", DEFAULT_PLATFORM_SPEED_PX_S)
-    if not _is_number(speed):
-        raise loader.error(
-            f'property "speed_px_s" must be a float, got {_type_name(speed)} {speed!r}', where
+    def add_cell_object(self, kind_name: str, gid: int, column: int, row: int, flat: _Flat) -> None:
+        """A painted tile that is an object (a coin painted as a tile)."""
+        kind = self.kinds.get(kind_name)
+        assert kind is not None
+        rect = Rect(
+            column * self.tile_px + flat.offset[0],
+            self.height_px - (row + 1) * self.tile_px - flat.offset[1],
+            float(self.tile_px),
+            float(self.tile_px),
         )
-    if not (math.isfinite(speed) and speed > 0):
-        raise loader.error(f'property "speed_px_s" must be > 0, got {speed}', where)
+        where = f"{flat.where}, the tile at column {column}, row {row}"
+        raw_props = dict(self.tile_properties.get(mask_gid(gid), {}))
+        props = self.checked_properties(kind, raw_props, where)
+        if kind.merge_tiles:
+            key = (flat.layer.name, column, kind.name)
+            above = self.open_columns.get(key)
+            if above is not None and above[1] == row - 1:
+                index = above[0]
+                grown = self.objects[index].rect
+                self.objects[index] = replace(
+                    self.objects[index],
+                    rect=Rect(
+                        grown.left_px,
+                        rect.bottom_px,
+                        grown.width_px,
+                        grown.height_px + rect.height_px,
+                    ),
+                )
+                self.open_columns[key] = (index, row)
+                return
+            self.open_columns[key] = (len(self.objects), row)
+            gid = 0  # a zone: its tiles stay in the layer and draw it
+        obj = LevelObject(
+            0, "", kind.name, rect, "tile", (), MappingProxyType(props), gid, flat.layer.name
+        )
+        obj = self.with_fresh_id(obj)
+        self.objects.append(obj)
+        if any(prop.type is ObjectRef for prop in kind.props):
+            self.raw_refs.append((obj, kind))
 
-    declared = {
-        p.get("name"): p.get("type", "string")
-        for p in item.get("properties", [])
-        if isinstance(p, dict)
-    }
-    ref = obj.properties.get("path")
-    if ref is None:
-        raise loader.error(
-            'moving_platform without a path: add a string property "path" naming a path '
-            'polyline, or an object property "path" pointing at one',
-            where,
+    def add_object(self, item: tiled_object.TiledObject, flat: _Flat) -> None:
+        where = _object_where(item)
+        if isinstance(item, tiled_object.Text):
+            self.warn_or_fail("text objects are not supported", where, flat.where)
+            return
+        shape = _SHAPES.get(type(item))
+        if shape is None:
+            self.warn_or_fail(f"unsupported object type {type(item).__name__}", where, flat.where)
+            return
+        rect, points = self.geometry(item, shape, flat, where)
+        class_name, raw_props, extras = self.conventions.object_class(item, flat.layer, rect)
+        for extra in extras:
+            self.objects.append(self.with_fresh_id(extra))
+        if not class_name:
+            self.warn_or_fail(
+                f"object has no class (set its Class in Tiled to one of: "
+                f"{', '.join(self.kinds.names)})",
+                where,
+                flat.where,
+            )
+            return
+        kind = self.kinds.get(class_name)
+        if kind is None:
+            self.warn_or_fail(self.kinds.unknown_message(class_name), where, flat.where)
+            return
+        rotation = float(item.rotation or 0)
+        if not math.isfinite(rotation) or rotation != 0:
+            self.warn_or_fail(f"a {kind.name} must not be rotated", where, flat.where)
+            return
+        if shape not in kind.shapes:
+            self.warn_or_fail(
+                f"a {kind.name} must be a {' or '.join(kind.shapes)}, not a {shape}",
+                where,
+                flat.where,
+            )
+            return
+        if kind.needs_area and shape != "point" and (rect.width_px <= 0 or rect.height_px <= 0):
+            raise self.error(f"a {kind.name} needs a width and height > 0", where)
+        if kind.needs_area and shape == "point":
+            raise self.error(f"a {kind.name} must be a rectangle, not a point", where)
+        props = self.checked_properties(kind, raw_props, where)
+        gid = 0
+        if isinstance(item, tiled_object.Tile):
+            gid = self.check_gid(item.gid, where, "the tile object")
+        obj = LevelObject(
+            id=int(item.id),
+            name=str(item.name or ""),
+            kind=kind.name,
+            rect=rect,
+            shape=shape,
+            points_px=points,
+            properties=MappingProxyType(props),
+            gid=gid,
+            layer=flat.layer.name,
         )
-    if declared.get("path") == "object":
-        found = [(raw, pts) for raw, pts in paths if raw.get("id") == ref]
-        label = f"path object {ref}"
-        if not found:
-            raise loader.error(f'{label} not found (it must be a polyline of type "path")', where)
-    elif isinstance(ref, str):
-        found = [(raw, pts) for raw, pts in paths if raw.get("name") == ref]
-        label = f"path {_quoted(ref)}"
-        if not found:
-            raise loader.error(f"{label} not found (no path object has that name)", where)
-        if len(found) > 1:
-            ids = ", ".join(str(raw.get("id")) for raw, _ in found)
-            raise loader.error(f"{label} is ambiguous: objects {ids} share that name", where)
-    else:
-        raise loader.error(
-            'property "path" must be a string (a path name) or an object reference, '
-            f"got {_type_name(ref)} {ref!r}",
-            where,
+        self.objects.append(obj)
+        self.raw_refs.append((obj, kind))
+
+    def checked_properties(self, kind: Kind, raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+        try:
+            return kind.check_properties(raw)
+        except PropError as exc:
+            raise self.error(f"{kind.name} {exc}", where) from None
+
+    def geometry(
+        self, item: tiled_object.TiledObject, shape: Shape, flat: _Flat, where: str
+    ) -> tuple[Rect, tuple[tuple[float, float], ...]]:
+        """The object's rectangle (engine px, y up) and, for polylines and polygons, points."""
+        x = _number(item.coordinates.x, "x", where, self) + flat.offset[0]
+        y_down = _number(item.coordinates.y, "y", where, self) + flat.offset[1]
+        width = _number(item.size.width, "width", where, self)
+        height = _number(item.size.height, "height", where, self)
+        if width < 0 or height < 0:
+            raise self.error(f"width and height must be >= 0, got {width:g} x {height:g}", where)
+        if shape == "point":
+            return Rect(x, self.height_px - y_down, 0.0, 0.0), ()
+        if shape == "tile":
+            return Rect(x, self.height_px - y_down, width, height), ()
+        if shape in ("polyline", "polygon"):
+            raw_points = getattr(item, "points", None) or []
+            if len(raw_points) < 2:
+                raise self.error(f"a {shape} needs at least 2 points", where)
+            points = tuple(
+                (
+                    x + _number(point.x, "x", where, self),
+                    self.height_px - (y_down + _number(point.y, "y", where, self)),
+                )
+                for point in raw_points
+            )
+            xs = [p[0] for p in points]
+            ys = [p[1] for p in points]
+            return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)), points
+        return Rect(x, self.height_px - (y_down + height), width, height), ()
+
+    def resolve_references(self) -> None:
+        """Turn object-reference properties (ids or names) into checked object ids."""
+        by_id = {obj.id: obj for obj in self.objects}
+        resolved: dict[int, LevelObject] = {}
+        for obj, kind in self.raw_refs:
+            props = dict(obj.properties)
+            changed = False
+            for prop in kind.props:
+                if prop.type is not ObjectRef:
+                    continue
+                ref = props.get(prop.name)
+                where = obj.label
+                if isinstance(ref, str):
+                    found = [o for o in self.objects if o.name == ref and o.kind == prop.ref_kind]
+                    if not found:
+                        raise self.error(
+                            f'property "{prop.name}": no {prop.ref_kind} object is named "{ref}"',
+                            where,
+                        )
+                    if len(found) > 1:
+                        ids = ", ".join(str(o.id) for o in found)
+                        raise self.error(
+                            f'property "{prop.name}": "{ref}" is ambiguous: objects {ids} '
+                            "share that name",
+                            where,
+                        )
+                    target = found[0]
+                else:
+                    target_or_none = by_id.get(int(ref)) if isinstance(ref, int) else None
+                    if target_or_none is None:
+                        raise self.error(f'property "{prop.name}": object {ref} not found', where)
+                    target = target_or_none
+                    if target.kind != prop.ref_kind:
+                        raise self.error(
+                            f'property "{prop.name}": object {ref} is a {target.kind}, '
+                            f"not a {prop.ref_kind}",
+                            where,
+                        )
+                props[prop.name] = target.id
+                changed = True
+            if changed:
+                resolved[obj.id] = replace(obj, properties=MappingProxyType(props))
+        if resolved:
+            self.objects = [resolved.get(obj.id, obj) for obj in self.objects]
+
+    def check_counts(self) -> None:
+        """Each kind's ``min_count``/``max_count`` per level."""
+        for kind in self.kinds:
+            found = [obj for obj in self.objects if obj.kind == kind.name]
+            shapes = " or ".join(kind.shapes)
+            if len(found) < kind.min_count:
+                need = "exactly one" if kind.max_count == 1 else f"at least {kind.min_count}"
+                raise self.error(
+                    f'no {kind.name} object: add {need} {shapes} of class "{kind.name}"'
+                )
+            if kind.max_count is not None and len(found) > kind.max_count:
+                extra = found[kind.max_count]
+                raise self.error(
+                    f"a second {kind.name} ({found[0].label} is the first; at most "
+                    f"{kind.max_count} allowed)",
+                    extra.label,
+                )
+
+
+def _object_where(item: tiled_object.TiledObject) -> str:
+    name = str(item.name or "")
+    return f'object {item.id} "{name}"' if name else f"object {item.id}"
+
+
+def _number(value: object, key: str, where: str, builder: _Builder) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise builder.error(f'"{key}" must be a number, got {str(value)[:40]!r}', where)
+    number = float(value)
+    if not math.isfinite(number) or abs(number) > MAX_COORDINATE_PX:
+        raise builder.error(
+            f'"{key}" is {number!r}, not a number within +-{MAX_COORDINATE_PX:g} px', where
         )
-    points = found[0][1]
-    if len(points) < 2:
-        raise loader.error(f"{label} has {len(points)} point(s), needs at least 2", where)
-    return MovingPlatform(
-        id=obj.id, name=obj.name, rect=obj.rect, path_px=points, speed_px_s=float(speed)
-    )
+    return number

@@ -40,6 +40,21 @@ O(n) per removal (a block copy plus re-indexing), which is fine for the
 occasional despawn and keeps row ``i`` meaning "the i-th registered live
 body" for renderers, replays and hashing alike.
 
+How a tick reads the bodies (the snapshot): one ``pymunk.batch.get_space_bodies`` call copies
+id, position, angle, velocity and angular velocity of *every* body in the space into a reused
+buffer, in C, without a Python call per body. That buffer follows the space's own order, not
+ours: it also holds bodies nobody registered (the space's static body, walls, kinematic bodies
+added with ``space.add``), and the space reorders bodies when one is removed (the last one takes
+its place), when bodies fall asleep or wake up. So the world matches buffer rows to its rows by
+``body.id``: it keeps the registered ids in a numpy array in row order, and whenever the
+buffer's id column differs from the previous tick's (or a body was added or removed) it
+rebuilds the "row -> buffer row" index with ``argsort`` and ``searchsorted``. Most ticks the
+column is unchanged and the index is reused; when the registered bodies sit in one unbroken
+run of the buffer (the usual case) the index is a slice, and the rows are copied without a
+gather. A registered body that is no longer in the space (removed with ``space.remove``
+instead of :meth:`PhysicsWorld.remove`) is read with pymunk's per-body getters instead, as
+before.
+
 What game code may read:
 
 * **Bodies** (``body.position``, ``body.velocity`` ...) are the truth for game
@@ -58,23 +73,38 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import pymunk
+import pymunk.batch
 
 PoseMode = Literal["interpolate", "extrapolate"]
 
 _TAU_RAD = 2.0 * math.pi
 _INITIAL_CAPACITY_ROWS = 64
+#: What the snapshot reads per body. The float columns come out in this order:
+#: ``x_px, y_px, angle_rad, vx_px_s, vy_px_s, angular_rad_s`` (the int column holds the id).
+_BATCH_FIELDS = (
+    pymunk.batch.BodyFields.BODY_ID
+    | pymunk.batch.BodyFields.POSITION
+    | pymunk.batch.BodyFields.ANGLE
+    | pymunk.batch.BodyFields.VELOCITY
+    | pymunk.batch.BodyFields.ANGULAR_VELOCITY
+)
+_STATE_COLUMNS = 6
+_ID_DTYPE = np.uintp  # pymunk's body ids are uintptr_t
 
 
 def _read_body_states(bodies: Sequence[pymunk.Body]) -> np.ndarray:
-    """Read pose and velocity of ``bodies`` into an ``(n, 6)`` float64 array.
+    """Read pose and velocity of ``bodies`` one by one into an ``(n, 6)`` float64 array.
 
-    Columns: ``x_px, y_px, angle_rad, vx_px_s, vy_px_s, angular_rad_s``. This is
-    the single per-body Python loop in the module; it runs once per tick (never
-    per rendered frame), because pymunk offers no bulk accessor.
+    Columns: ``x_px, y_px, angle_rad, vx_px_s, vy_px_s, angular_rad_s``, the same
+    values (bit for bit) as the bulk snapshot reads. Four cffi getters per body
+    (about 2 us): used for single bodies (:meth:`PhysicsWorld.add`,
+    :meth:`PhysicsWorld.teleport`) and for registered bodies missing from the
+    space, never for every body every tick.
 
     Args:
         bodies: Bodies in row order.
@@ -95,6 +125,58 @@ def _read_body_states(bodies: Sequence[pymunk.Body]) -> np.ndarray:
             body.angular_velocity,
         )
     return states
+
+
+@dataclass(frozen=True, slots=True)
+class _RowMap:
+    """Where the world's rows are in a batch buffer with a given id column.
+
+    Attributes:
+        batch_id_bytes: The raw bytes of the buffer's id column this map was built for
+            (comparing bytes is the cheapest test for "same bodies in the same order").
+        batch_rows: For world rows ``0..n-1`` found in the buffer, in order, their buffer
+            rows: a slice when they form one unbroken ascending run, else an index array.
+        world_rows: Which world rows ``batch_rows`` fills: ``slice(0, n)`` when every
+            registered body is in the space, else an index array.
+        missing_rows: World rows whose body is not in the space (read one by one).
+    """
+
+    batch_id_bytes: bytes
+    batch_rows: slice | np.ndarray
+    world_rows: slice | np.ndarray
+    missing_rows: tuple[int, ...]
+
+
+def _map_rows(world_ids: np.ndarray, batch_id_bytes: bytes) -> _RowMap:
+    """Match registered ids (row order) to a batch buffer's id column.
+
+    Args:
+        world_ids: ``body.id`` of each registered body, in row order.
+        batch_id_bytes: The id column of the batch buffer (the space's order), as bytes.
+
+    Returns:
+        The map; numpy only (``argsort`` + ``searchsorted``), no loop over bodies.
+    """
+    n = len(world_ids)
+    batch_ids = np.frombuffer(batch_id_bytes, dtype=_ID_DTYPE)
+    order = np.argsort(batch_ids, kind="stable")
+    sorted_ids = batch_ids[order]
+    found_at = np.searchsorted(sorted_ids, world_ids)
+    found = found_at < len(sorted_ids)
+    found[found] = sorted_ids[found_at[found]] == world_ids[found]
+    batch_rows = order[found_at[found]]
+    if found.all():
+        world_rows: slice | np.ndarray = slice(0, n)
+        missing: tuple[int, ...] = ()
+    else:
+        world_rows = np.flatnonzero(found)
+        missing = tuple(np.flatnonzero(~found).tolist())
+    run: slice | np.ndarray = batch_rows
+    if len(batch_rows) and np.array_equal(
+        batch_rows, np.arange(batch_rows[0], batch_rows[0] + len(batch_rows))
+    ):
+        run = slice(int(batch_rows[0]), int(batch_rows[0]) + len(batch_rows))
+    return _RowMap(batch_id_bytes, run, world_rows, missing)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -168,6 +250,12 @@ class PhysicsWorld:
         self._previous = np.zeros((_INITIAL_CAPACITY_ROWS, 3), dtype=np.float64)
         self._current = np.zeros((_INITIAL_CAPACITY_ROWS, 3), dtype=np.float64)
         self._velocity = np.zeros((_INITIAL_CAPACITY_ROWS, 3), dtype=np.float64)
+        self._ids = np.zeros(_INITIAL_CAPACITY_ROWS, dtype=_ID_DTYPE)  # body.id per row
+
+        # The bulk snapshot: one reused pymunk buffer, and the row map built for it.
+        self._batch = pymunk.batch.Buffer()
+        self._row_map: _RowMap | None = None
+        self._row_map_version = -1  # the membership_version the row map was built for
 
     # ------------------------------------------------------------------ queries
 
@@ -271,6 +359,8 @@ class PhysicsWorld:
         self._current[row] = state[:3]
         self._velocity[row] = state[3:]
 
+        self._ids[row] = body.id
+
         handle = self._next_handle
         self._next_handle += 1
         self._bodies.append(body)
@@ -298,7 +388,7 @@ class PhysicsWorld:
         row = self._row_of.pop(body)
         self.space.remove(body, *self._shapes[row])
         last = self._count
-        for array in (self._previous, self._current, self._velocity):
+        for array in (self._previous, self._current, self._velocity, self._ids):
             array[row : last - 1] = array[row + 1 : last]
         del self._bodies[row]
         del self._shapes[row]
@@ -339,11 +429,11 @@ class PhysicsWorld:
         self._velocity[row] = state[3:]
 
     def _grow(self) -> None:
-        """Double the row capacity of the snapshot arrays."""
+        """Double the row capacity of the snapshot arrays (and of the id column)."""
         new_capacity = 2 * len(self._current)
-        for name in ("_previous", "_current", "_velocity"):
+        for name in ("_previous", "_current", "_velocity", "_ids"):
             old = getattr(self, name)
-            grown = np.zeros((new_capacity, 3), dtype=np.float64)
+            grown = np.zeros((new_capacity, *old.shape[1:]), dtype=old.dtype)
             grown[: len(old)] = old
             setattr(self, name, grown)
 
@@ -372,7 +462,7 @@ class PhysicsWorld:
         self._last_dt_s = dt_s
 
         n = self._count
-        states = _read_body_states(self._bodies)
+        states = self._read_states()
         previous = self._previous[:n]
         previous[:] = self._current[:n]
         self._current[:n] = states[:, :3]
@@ -381,9 +471,52 @@ class PhysicsWorld:
         # each previous angle by whole turns so that current - previous lies
         # in [-pi, pi). The shift is exactly 0.0 for almost every row (pymunk
         # angles are continuous); it matters after an angle is set by hand.
-        delta_rad = self._current[:n, 2] - previous[:, 2]
-        turns = np.floor((delta_rad + math.pi) / _TAU_RAD)
-        previous[:, 2] += turns * _TAU_RAD
+        # In place, to allocate nothing: shift = floor((delta + pi) / tau) * tau.
+        shift_rad = self._current[:n, 2] - previous[:, 2]
+        shift_rad += math.pi
+        shift_rad /= _TAU_RAD
+        np.floor(shift_rad, out=shift_rad)
+        shift_rad *= _TAU_RAD
+        previous[:, 2] += shift_rad
+
+    def _read_states(self) -> np.ndarray:
+        """Read every registered body's pose and velocity in bulk, in row order.
+
+        One ``pymunk.batch.get_space_bodies`` call fills the reused buffer with
+        every body of the space (see the module docstring for how buffer rows
+        are matched to world rows by ``body.id``).
+
+        Returns:
+            ``(n, 6)`` float64 ``x_px, y_px, angle_rad, vx_px_s, vy_px_s,
+            angular_rad_s``. Usually a *view* of pymunk's buffer: copy it before
+            the next read, which may reallocate that memory.
+        """
+        buffer = self._batch
+        buffer.clear()
+        pymunk.batch.get_space_bodies(self.space, _BATCH_FIELDS, buffer)
+        batch_id_bytes = buffer.int_buf()[:]
+        floats = np.frombuffer(buffer.float_buf(), dtype=np.float64)
+        floats = floats.reshape(-1, _STATE_COLUMNS)
+        row_map = self._row_map
+        if (
+            row_map is None
+            or self._row_map_version != self._membership_version
+            or batch_id_bytes != row_map.batch_id_bytes
+        ):
+            row_map = _map_rows(self._ids[: self._count], batch_id_bytes)
+            self._row_map = row_map
+            self._row_map_version = self._membership_version
+        batch_rows = row_map.batch_rows
+        if not row_map.missing_rows:
+            if isinstance(batch_rows, slice):
+                return floats[batch_rows]  # a view: no gather
+            return np.take(floats, batch_rows, axis=0)
+        # Some registered bodies are not in the space: read those one by one.
+        states = np.empty((self._count, _STATE_COLUMNS), dtype=np.float64)
+        states[row_map.world_rows] = floats[batch_rows]
+        missing = list(row_map.missing_rows)
+        states[missing] = _read_body_states([self._bodies[row] for row in missing])
+        return states
 
     # ----------------------------------------------------------------- render
 
@@ -440,14 +573,32 @@ class PhysicsWorld:
     # ------------------------------------------------------------ verification
 
     def state_hash(self) -> str:
-        """A deterministic fingerprint of the simulation state.
+        """A deterministic fingerprint of the simulation state, as the snapshot holds it.
 
-        Hashes (blake2b, 128 bit) the tick count, the handles and the *live*
-        body state (position, angle, velocity, angular velocity read from
-        pymunk) in row order, plus the previous/current/velocity snapshots.
+        It reads no body: it hashes what the latest snapshot read. Precisely,
+        blake2b (128 bit) over these bytes, in this order (native byte order,
+        C order, rows in row order):
+
+        1. the tick count and the number of rows (two int64);
+        2. the handles (int64 per row);
+        3. the body state per row, ``x_px, y_px, angle_rad, vx_px_s, vy_px_s,
+           angular_rad_s`` (six float64): :attr:`current` and :attr:`velocity`
+           side by side;
+        4. :attr:`previous`, :attr:`current`, :attr:`velocity` (three float64
+           per row each).
+
+        The snapshot is taken by every :meth:`step` (after the space has
+        stepped), by :meth:`add` for the new row and by :meth:`teleport` for
+        its row. A change made to a body directly (``body.velocity = ...``)
+        after that shows in the hash from the next :meth:`step` on, when it has
+        changed the simulation; a change made through :meth:`teleport` shows at
+        once. Part 3 is the same bytes earlier versions read from the live
+        bodies, so the digest is unchanged wherever the live bodies equal the
+        snapshot (the replays in ``levels/replays`` still verify).
+
         Two runs fed the same inputs produce the same string; comparing the
-        hash before and after rendering proves rendering did not touch state.
-        It is also the checksum for replay verification.
+        hash before and after rendering proves rendering did not touch the
+        snapshot. It is also the checksum for replay verification.
 
         Returns:
             A 32-character hex digest.
@@ -456,7 +607,7 @@ class PhysicsWorld:
         digest = hashlib.blake2b(digest_size=16)
         digest.update(np.array([self._tick_count, n], dtype=np.int64).tobytes())
         digest.update(np.array(self._handles, dtype=np.int64).tobytes())
-        digest.update(_read_body_states(self._bodies).tobytes())
+        digest.update(np.concatenate((self._current[:n], self._velocity[:n]), axis=1).tobytes())
         for array in (self._previous, self._current, self._velocity):
             digest.update(np.ascontiguousarray(array[:n]).tobytes())
         return digest.hexdigest()

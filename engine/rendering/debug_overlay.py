@@ -150,12 +150,14 @@ class DebugOverlay:
         return tuple(self._texts)
 
     # -- drawing --------------------------------------------------------------------------------
-    def draw(self, width_px: int, height_px: int) -> None:
+    def draw(self, width_px: int, height_px: int, *, from_bottom: bool = False) -> None:
         """Draw the panel, graph and text in screen space, if visible.
 
         Args:
             width_px: Window width (the panel is clipped to it).
             height_px: Window height (the panel hangs from the top edge).
+            from_bottom: Stand the panel on the bottom edge instead (the engine does, so the
+                panel never covers a game's HUD, which sits at the top).
         """
         if not self._visible:
             return
@@ -163,6 +165,11 @@ class DebugOverlay:
         pad_px = self.padding_px
         left_px = self.margin_px
         top_px = height_px - self.margin_px
+        if from_bottom:
+            panel_height_px = (
+                2 * pad_px + len(self._texts) * self.line_height_px + self.graph_height_px + pad_px
+            )
+            top_px = min(top_px, self.margin_px + panel_height_px)
         self._place_texts(left_px + pad_px, top_px - pad_px)
         graph_top_px = top_px - 2 * pad_px - len(self._texts) * self.line_height_px
         graph_bottom_px = graph_top_px - self.graph_height_px

@@ -113,6 +113,10 @@ class FrameStats:
         self._interval_ns = np.zeros(window_frames, dtype=np.int64)
         self._present_ns = np.zeros(window_frames, dtype=np.int64)
         self._updates = np.zeros(window_frames, dtype=np.int64)
+        self._cpu_tick_ns = np.zeros(window_frames, dtype=np.int64)
+        self._cpu_render_ns = np.zeros(window_frames, dtype=np.int64)
+        self._cpu_head = 0
+        self._cpu_count = 0
         self._head = 0
         self._count = 0
         self.frames_recorded = 0
@@ -158,10 +162,30 @@ class FrameStats:
         self.refresh_hz = report.refresh_hz
         self.dropped_total_ns += report.dropped_ns
 
+    def record_cpu(self, tick_ns: int, render_ns: int) -> None:
+        """Add one frame's main-thread CPU time: in its ticks and in drawing it."""
+        head = self._cpu_head
+        self._cpu_tick_ns[head] = tick_ns
+        self._cpu_render_ns[head] = render_ns
+        self._cpu_head = (head + 1) % self.window_frames
+        self._cpu_count = min(self._cpu_count + 1, self.window_frames)
+
+    def cpu_ms(self) -> tuple[float, float] | None:
+        """Mean main-thread CPU per frame over the window: ``(ticks_ms, render_ms)``."""
+        count = self._cpu_count
+        if count == 0:
+            return None
+        return (
+            float(self._cpu_tick_ns[:count].mean()) / NS_PER_MS,
+            float(self._cpu_render_ns[:count].mean()) / NS_PER_MS,
+        )
+
     def clear(self) -> None:
         """Forget every frame (the totals too), as if just created."""
         self._head = 0
         self._count = 0
+        self._cpu_head = 0
+        self._cpu_count = 0
         self.frames_recorded = 0
         self.last_updates = 0
         self.last_alpha = 0.0
@@ -281,4 +305,18 @@ class FrameStats:
         dropped_line = f"dropped {self.dropped_total_ns / NS_PER_S:.3f} s"
         if self.pacer is not None:
             dropped_line += f"  bend {self.pacer.bend_ns / NS_PER_S:+.3f} s"
-        return [frame_line, updates_line, alpha_line, self.timing_text(), vsync_line, dropped_line]
+        cpu = self.cpu_ms()
+        cpu_line = (
+            "cpu/frame --"
+            if cpu is None
+            else f"cpu/frame {cpu[0] + cpu[1]:.2f} ms (ticks {cpu[0]:.2f}, draw {cpu[1]:.2f})"
+        )
+        return [
+            frame_line,
+            updates_line,
+            alpha_line,
+            self.timing_text(),
+            vsync_line,
+            dropped_line,
+            cpu_line,
+        ]

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections.abc import Callable
 from typing import Any
 
 import arcade
@@ -198,12 +199,20 @@ class SpriteSync:
         sync.sync_logical()
     """
 
-    def __init__(self, world: PhysicsWorld, sprite_list: TrackedSpriteList[Any]) -> None:
+    def __init__(
+        self,
+        world: PhysicsWorld,
+        sprite_list: TrackedSpriteList[Any],
+        sprite_of: Callable[[object], object | None] | None = None,
+    ) -> None:
         """Bind a world to a sprite list and verify arcade's internals.
 
         Args:
             world: The physics world whose rows are drawn.
             sprite_list: The list holding (some of) the world's sprites.
+            sprite_of: When the world's rows were registered with something other than the
+                sprite itself (an entity, say), maps that to its sprite (None: not drawn here).
+                The mapping may only change together with ``sprite_list``'s membership.
 
         Raises:
             TypeError: If ``sprite_list`` is not a :class:`TrackedSpriteList`.
@@ -217,6 +226,7 @@ class SpriteSync:
         check_sprite_list_internals(sprite_list)
         self._world = world
         self._sprite_list = sprite_list
+        self._sprite_of = sprite_of
         self._tracked: dict[Any, None] = {}  # insertion-ordered set of opted-in sprites
         self._cache_key: tuple[int, int] | None = None
         self._count = 0
@@ -245,7 +255,8 @@ class SpriteSync:
         slot_of = self._sprite_list.sprite_slot
         pairs: list[tuple[int, int]] = []  # (slot, row)
         row_of_sprite: dict[Any, int] = {}
-        for row, sprite in enumerate(self._world.sprites):
+        for row, drawn in enumerate(self._world.sprites):
+            sprite = drawn if self._sprite_of is None or drawn is None else self._sprite_of(drawn)
             if sprite is None:
                 continue
             slot = slot_of.get(sprite)

@@ -6,7 +6,10 @@ and plays them by name::
     sounds = SoundBank.from_config(config.audio, {"jump": ":resources:sounds/jump1.wav"})
     sounds.play("jump")
 
-The ``[audio]`` section turns sound off (``enabled = false``) and sets the master ``volume``.
+The ``[audio]`` section turns sound off (``enabled = false``) and sets the master ``volume``,
+the ``effects_volume`` and the ``music_volume`` (each times the master). :class:`Music` plays one
+looping track at a time (``music.play(":resources:music/funkyrobot.mp3")``). Both follow the
+options screen at once through :meth:`SoundBank.apply` and :meth:`Music.apply`.
 When pyglet finds no audio device it falls back to its silent driver; the bank notices, prints
 one warning line, and :meth:`SoundBank.play` does nothing from then on, so a game runs the
 same on a laptop with its sound card disabled. Headless runs (``headless=True``: servers, CI,
@@ -26,7 +29,7 @@ from typing import Any
 
 from engine.config import AudioConfig
 
-__all__ = ["SoundBank", "audio_device_problem"]
+__all__ = ["Music", "SoundBank", "audio_device_problem", "effects_volume", "music_volume"]
 
 
 def _stderr_warning(message: str) -> None:
@@ -44,6 +47,16 @@ def audio_device_problem() -> str | None:
     if driver is None or type(driver).__name__ == "SilentDriver":
         return "no audio device found"
     return None
+
+
+def effects_volume(audio: AudioConfig) -> float:
+    """The volume sound effects play at: master times effects (0 when sound is off)."""
+    return audio.volume * audio.effects_volume if audio.enabled else 0.0
+
+
+def music_volume(audio: AudioConfig) -> float:
+    """The volume music plays at: master times music (0 when sound is off)."""
+    return audio.volume * audio.music_volume if audio.enabled else 0.0
 
 
 class SoundBank:
@@ -82,12 +95,13 @@ class SoundBank:
         sound file that cannot be loaded is a one-line warning too, and only that sound is
         silent.
         """
+        volume = effects_volume(audio)
         if not audio.enabled or headless:
-            return cls(paths, {}, audio.volume)
+            return cls(paths, {}, volume)
         problem = audio_device_problem()
         if problem is not None:
             warn(f"sound is off: {problem}")
-            return cls(paths, {}, audio.volume)
+            return cls(paths, {}, volume)
         import arcade
 
         loaded: dict[str, Any] = {}
@@ -96,7 +110,11 @@ class SoundBank:
                 loaded[name] = arcade.load_sound(path)
             except Exception as exc:  # a missing or undecodable file
                 warn(f"sound {name!r} is off: cannot load {path}: {exc}")
-        return cls(paths, loaded, audio.volume)
+        return cls(paths, loaded, volume)
+
+    def apply(self, audio: AudioConfig) -> None:
+        """Play at the volume ``audio`` asks for from now on (the options screen changed it)."""
+        self.volume = effects_volume(audio)
 
     @property
     def silent(self) -> bool:
@@ -115,3 +133,73 @@ class SoundBank:
         sound = self.sounds.get(name)
         if sound is not None and self.volume > 0:
             sound.play(volume=self.volume)
+
+
+class Music:
+    """One looping music track at a time, at ``[audio]``'s music volume.
+
+    Args:
+        audio: ``[audio]``.
+        headless: Never play (servers, CI, replays at top speed).
+        warn: Gets one line when a track cannot be loaded (the game goes on without it).
+
+    Attributes:
+        track: The path of the track asked for last (played or not), or None.
+    """
+
+    def __init__(
+        self,
+        audio: AudioConfig,
+        *,
+        headless: bool = False,
+        warn: Callable[[str], None] = _stderr_warning,
+    ) -> None:
+        self.volume = music_volume(audio)
+        self.warn = warn
+        self.track: str | None = None
+        self._silent = headless or not audio.enabled or audio_device_problem() is not None
+        self._sounds: dict[str, Any] = {}
+        self._player: Any = None
+
+    def play(self, path: str) -> None:
+        """Loop ``path`` (a file or ``:resources:`` path); nothing changes if it already plays."""
+        if path == self.track:
+            return
+        self.stop()
+        self.track = path
+        if self._silent or self.volume <= 0:
+            return
+        sound = self._sounds.get(path)
+        if sound is None:
+            import arcade
+
+            try:
+                sound = arcade.load_sound(path)
+            except Exception as exc:  # a missing or undecodable file
+                self.warn(f"music {path} is off: {exc}")
+                self._silent = True
+                return
+            self._sounds[path] = sound
+        self._player = sound.play(volume=self.volume, loop=True)
+
+    def stop(self) -> None:
+        """Stop the music."""
+        if self._player is not None:
+            self._player.pause()
+            self._player.delete()
+            self._player = None
+        self.track = None
+
+    def apply(self, audio: AudioConfig) -> None:
+        """Follow new volumes at once; a track turned up from 0 starts playing."""
+        self.volume = music_volume(audio)
+        if self._player is not None:
+            if self.volume > 0:
+                self._player.volume = self.volume
+            else:
+                track = self.track
+                self.stop()
+                self.track = track
+        elif self.track is not None and self.volume > 0:
+            track, self.track = self.track, None
+            self.play(track)

@@ -29,6 +29,7 @@ allows, or in wall time with ``realtime``.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -36,12 +37,14 @@ from typing import Any
 import arcade
 
 from engine.config import DEBUG_OVERLAY_ACTION, Config, game_action_names
+from engine.config.settings import UserSettings, config_with
 from engine.input.gamepad import GamepadInput
 from engine.input.keys import KeyBindings, bindings_from_input_config
 from engine.input.snapshot import ActionMap, InputSampler, InputSnapshot
 from engine.rendering.debug_overlay import DebugOverlay
 from engine.rendering.frame_stats import FrameStats
 from engine.runtime.scene import Scene
+from engine.runtime.video import Video
 from engine.runtime.virtual_display import VirtualDisplay
 from engine.timing import (
     FrameLimiter,
@@ -172,11 +175,24 @@ class Engine:
             config.debug, pacer=self.pacer, target_hz=float(self.tick_rate.rate_hz)
         )
         self.overlay = DebugOverlay(self.stats, visible=config.debug.overlay)
+        #: The game's picture: scenes draw into it, :meth:`Video.present` shows it scaled.
+        self.video = Video(window, config.video)
         self.scene: Scene | None = None
+        #: This thread's CPU time spent in ticks and in drawing, ns, since the start (the F3
+        #: overlay and ``python -m engine.tools.bench --section game`` read them).
+        self.cpu_tick_ns = 0
+        self.cpu_render_ns = 0
         #: Called with each tick's input before the scene's ``on_tick``; when it returns True
         #: the input is consumed and the scene does not tick (keys that work on every screen,
         #: like the speedrun reset).
         self.global_input: Callable[[int, InputSnapshot], bool] | None = None
+        self._capture_key: Callable[[int], bool] | None = None
+        #: Called with the new config after :meth:`apply_config` (e.g. a game's sound bank).
+        self.config_listeners: list[Callable[[Config], None]] = []
+        #: The player's saved options (:class:`~engine.config.settings.UserSettings`), when the
+        #: game keeps them; the options screen saves its changes there.
+        self.settings: UserSettings | None = None
+        self._captured: set[int] = set()
         self._closed = False
         self._last_render_ns: int | None = None
         window.push_handlers(
@@ -207,9 +223,75 @@ class Engine:
 
     def run_frame(self) -> FrameReport:
         """Run one frame (or one start-up probe) of the loop."""
+        tick_before, render_before = self.cpu_tick_ns, self.cpu_render_ns
         report = self.loop.run_frame()
         self.stats.record(report)
+        if not report.probe:
+            self.stats.record_cpu(
+                self.cpu_tick_ns - tick_before, self.cpu_render_ns - render_before
+            )
         return report
+
+    def apply_config(self, config: Config) -> None:
+        """Change the options of a running game at once: video, vsync, bindings, volumes.
+
+        What can change: ``[video]`` fullscreen, scale, scale mode and vsync; ``[input]`` and
+        ``[gamepad]`` bindings; everything the :attr:`config_listeners` follow (sound). The
+        tick rate, timing mode and internal resolution stay as the game started.
+        """
+        old = self.config
+        self.config = config
+        video = config.video
+        self.video.apply(video)
+        if video.vsync != old.video.vsync:
+            self.loop.limit_when = LimitWhen.AUTO if video.vsync else LimitWhen.ALWAYS
+            if self.display is not None:
+                self.display.vsync = video.vsync
+            else:
+                self.window.set_vsync(video.vsync)
+        if video.fullscreen != self.window.fullscreen or video.scale != old.video.scale:
+            self.set_fullscreen(video.fullscreen)
+        if config.input != old.input:
+            self.sampler.release_all()  # keys held through the old bindings
+            self.bindings = bindings_from_input_config(config.input)
+        if config.gamepad != old.gamepad:
+            self.gamepads.rebind(config.gamepad)
+        for listener in self.config_listeners:
+            listener(config)
+
+    def capture_input(
+        self,
+        on_key: Callable[[int], bool] | None = None,
+        on_control: Callable[[str], bool] | None = None,
+    ) -> None:
+        """Send the next key presses (``on_key``) or gamepad controls (``on_control``) to a
+        callback instead of pressing actions, until it returns True; no arguments stop it.
+
+        The options screen rebinds this way: the key pressed presses nothing, and its release
+        releases nothing.
+        """
+        self._capture_key = on_key
+        self.gamepads.capture = on_control
+
+    def toggle_fullscreen(self) -> None:
+        """Fullscreen on or off (F11, Alt+Enter), remembered in the player's settings."""
+        fullscreen = not self.config.video.fullscreen
+        self.apply_config(config_with(self.config, "video.fullscreen", fullscreen))
+        if self.settings is not None:
+            self.settings.set("video.fullscreen", fullscreen)
+            self.settings.save()
+
+    def set_fullscreen(self, fullscreen: bool) -> None:
+        """Go fullscreen or back to a window of ``[video] scale`` times the picture."""
+        if self.display is not None:
+            return  # headless: there is no screen to fill
+        if fullscreen != self.window.fullscreen:
+            self.window.set_fullscreen(fullscreen)
+        if not fullscreen:
+            width, height = self.video.size_px
+            scale = self.config.video.scale
+            self.window.set_size(width * scale, height * scale)
+        self.resync()  # switching modes takes a moment: do not simulate it
 
     def render_frame(self, alpha: float) -> None:
         """Draw the current state once more without ticking or presenting (e.g. for a screenshot)."""
@@ -236,13 +318,24 @@ class Engine:
         self.window.dispatch_events()
 
     def _fixed_update(self, tick: int) -> None:
-        snapshot = self.sampler.sample()
-        if self.global_input is not None and self.global_input(tick, snapshot):
-            return
-        if self.scene is not None:
-            self.scene.on_tick(tick, snapshot)
+        start_ns = time.thread_time_ns()
+        try:
+            snapshot = self.sampler.sample()
+            if self.global_input is not None and self.global_input(tick, snapshot):
+                return
+            if self.scene is not None:
+                self.scene.on_tick(tick, snapshot)
+        finally:
+            self.cpu_tick_ns += time.thread_time_ns() - start_ns
 
     def _render(self, alpha: float) -> None:
+        start_ns = time.thread_time_ns()
+        try:
+            self._draw(alpha)
+        finally:
+            self.cpu_render_ns += time.thread_time_ns() - start_ns
+
+    def _draw(self, alpha: float) -> None:
         frame = self.loop.frame_time
         now_ns = frame.smooth_ns if frame.smooth_ns is not None else frame.real_ns
         dt_s = (
@@ -252,14 +345,14 @@ class Engine:
         )
         self._last_render_ns = now_ns
         window = self.window
-        if self.scene is not None:
-            self.scene.clear()  # the scene's background colour
-            self.scene.on_render(alpha, dt_s)
-        else:
-            window.clear()
-        if self.overlay.visible:
+        scene = self.scene
+        self.video.begin(scene.background_color if scene is not None else (0, 0, 0, 255))
+        if scene is not None:
+            scene.on_render(alpha, dt_s)
+        self.video.present()
+        if self.overlay.visible:  # at the window's own resolution, at the bottom: never on the HUD
             window.default_camera.use()
-            self.overlay.draw(window.width, window.height)
+            self.overlay.draw(window.width, window.height, from_bottom=True)
 
     def _probe(self) -> None:
         self.window.clear()
@@ -268,6 +361,16 @@ class Engine:
 
     # -- window events ---------------------------------------------------------------------------
     def _on_key_press(self, symbol: int, modifiers: int) -> Any:
+        if self._capture_key is not None:
+            if self._capture_key(symbol):
+                self._capture_key = None
+            self._captured.add(symbol)
+            return True  # presses no action, and its release releases none
+        if symbol == arcade.key.F11 or (
+            symbol in (arcade.key.ENTER, arcade.key.RETURN) and modifiers & arcade.key.MOD_ALT
+        ):
+            self.toggle_fullscreen()
+            return True  # not also a menu choice
         for action in self.bindings.actions_for(symbol):
             if action == DEBUG_OVERLAY_ACTION:
                 self.overlay.toggle()
@@ -276,6 +379,9 @@ class Engine:
         return None
 
     def _on_key_release(self, symbol: int, modifiers: int) -> Any:
+        if symbol in self._captured:
+            self._captured.discard(symbol)
+            return True
         for action in self.bindings.actions_for(symbol):
             if action != DEBUG_OVERLAY_ACTION and action in self.actions:
                 self.sampler.release(action)

@@ -21,12 +21,15 @@ and ``on_draw`` are not called by the engine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 import arcade
 
 from engine.config import Config
+from engine.config.settings import UserSettings
 from engine.input.snapshot import ActionMap, InputSnapshot
+from engine.runtime.video import Video
 from engine.timing import TickRate
 
 
@@ -41,9 +44,21 @@ class SceneHost(Protocol):
     tick_rate: TickRate
     step_s: float
     actions: ActionMap
+    video: Video
+    settings: UserSettings | None
 
     def show(self, scene: Scene) -> None:
         """Make ``scene`` the one that ticks and renders."""
+
+    def apply_config(self, config: Config) -> None:
+        """Change options of the running game (video, bindings, volumes) at once."""
+
+    def capture_input(
+        self,
+        on_key: Callable[[int], bool] | None = None,
+        on_control: Callable[[str], bool] | None = None,
+    ) -> None:
+        """Send the next keys or gamepad controls here instead of to actions (rebinding)."""
 
     def resync(self) -> None:
         """Drop the time until the next frame (after loading)."""

@@ -45,10 +45,16 @@ Loading never stops the game (:func:`load_records`):
 * a file that is not valid UTF-8 JSON of the shape above: it is **moved aside** to
   ``personal_bests.corrupt-<UTC time>.json`` (never deleted), one warning line names both files,
   and the game goes on with empty records;
-* a file that exists but cannot be read (permissions, a directory in its place): one warning line,
-  empty records, and :func:`save_records` then **refuses** to replace that file (it raises
-  :class:`RecordsError`), because it may hold bests that were never loaded. Fix the permissions
-  (or move the file) and the next save works.
+* a file that exists but cannot be read (permissions, a directory, a named pipe or a device in
+  its place, more than 16 MiB): one warning line, empty records, and :func:`save_records` then
+  **refuses** to replace that file (it raises :class:`RecordsError`), because it may hold bests
+  that were never loaded. Fix the permissions (or move the file) and the next save works. A
+  named pipe is never opened for reading, so it cannot hang the game's start-up.
+
+A ``personal_bests.json`` that is a symbolic link (to a synced folder, say) stays one: saves
+write through it to the file it points at (:func:`~engine.storage.atomic_file.write_atomic`).
+
+Warning lines start with ``warning:``; a ``warn`` callback prints them as they are.
 
 Typical use::
 
@@ -84,11 +90,15 @@ from typing import Any
 import platformdirs
 
 from engine.speedrun.timer import Comparison
-from engine.storage.atomic_file import remove_stale_temps, write_atomic
+from engine.storage.atomic_file import remove_stale_temps, save_target, write_atomic
+from engine.storage.bounded_read import read_regular_file
 
 FORMAT_NAME = "platformer-personal-bests"
 FORMAT_VERSION = 1
 RECORDS_FILE_NAME = "personal_bests.json"
+
+#: The largest records file read (a category takes a few hundred bytes).
+MAX_RECORDS_BYTES = 16 << 20
 
 #: Temporary files from an interrupted save older than this are deleted by the next save.
 STALE_TEMP_AGE_S = 60.0
@@ -280,7 +290,8 @@ class Records:
             raise RecordsError(f"expected a JSON object at the top, got {type(data).__name__}")
         if data.get("format") != FORMAT_NAME:
             raise RecordsError(f'"format" must be {FORMAT_NAME!r}, got {data.get("format")!r:.60}')
-        if data.get("version") != FORMAT_VERSION:
+        version = data.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version != FORMAT_VERSION:
             raise RecordsError(
                 f'"version" must be {FORMAT_VERSION}, got {data.get("version")!r:.60}'
             )
@@ -362,8 +373,7 @@ def update_with_run(
 
 def _refuse_unreadable_target(path: Path) -> None:
     try:
-        with open(path, "rb"):
-            pass
+        read_regular_file(path, MAX_RECORDS_BYTES)
     except FileNotFoundError:
         return
     except OSError as error:
@@ -386,7 +396,7 @@ def save_records(records: Records, path: Path) -> None:
     path = Path(path)
     _refuse_unreadable_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(path, STALE_TEMP_AGE_S)
+    remove_stale_temps(save_target(path), STALE_TEMP_AGE_S)  # beside the file a link leads to
     data = (json.dumps(records.to_json(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     write_atomic(path, data)
 
@@ -414,7 +424,7 @@ def load_records(path: Path, warn: Warn = _print_warning) -> Records:
     """
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular_file(path, MAX_RECORDS_BYTES)
     except FileNotFoundError:
         return Records()
     except OSError as error:

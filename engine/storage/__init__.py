@@ -1,5 +1,10 @@
-"""Saving files so that a crash, a full disk or a kill mid-save never loses the previous copy.
+"""Reading and saving files so that no input hangs the game and no crash loses a save.
 
-* :mod:`~engine.storage.atomic_file` — write to a temporary file, fsync, rename over the target.
-  Used by replays, personal bests, run files and settings. Pure: standard library only.
+* :mod:`~engine.storage.atomic_file` — write to a temporary file, fsync, rename over the target;
+  replace only regular files, write through symlinks, fall back to other places when one
+  cannot be written. Used by replays, personal bests, run files and screenshots.
+* :mod:`~engine.storage.bounded_read` — read a file someone named: regular files only, capped
+  in size, never hanging on a named pipe or a device. Used by every loader.
+
+Pure: standard library only.
 """

@@ -12,17 +12,42 @@ Saves that matter (personal bests, replays, run files) go through :func:`write_a
 A process killed at any point leaves the old file intact (and at worst a stray temporary
 file, which :func:`remove_stale_temps` cleans up later). A failed save removes its temporary
 file and raises, leaving the old file untouched.
+
+What a save replaces (:func:`save_target`):
+
+* a **symbolic link** keeps pointing where it points: the save writes *through* it, replacing
+  the file at the end of the link (its temporary file goes in that file's directory), so a
+  ``personal_bests.json`` linked into a synced folder stays linked;
+* only a **regular file** (or nothing) is replaced. A directory, a named pipe, a device or a
+  socket in the target's place is refused with an :class:`OSError` and never opened: renaming
+  a replay over ``/dev/full`` as root would otherwise replace the device node with the replay;
+
+When the usual place cannot be written at all (a read-only folder, a full disk, a file where a
+folder should be), :func:`write_atomic_first` tries a list of places in turn and says which one
+took the file, so a file that matters (a speedrun's run file) is never dropped.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["current_umask", "remove_stale_temps", "temp_prefix", "write_atomic"]
+from engine.storage.bounded_read import describe_kind
+
+__all__ = [
+    "current_umask",
+    "remove_stale_temps",
+    "save_target",
+    "temp_prefix",
+    "write_atomic",
+    "write_atomic_first",
+]
 
 
 def current_umask() -> int:
@@ -54,14 +79,37 @@ def fsync_directory(directory: Path) -> None:
             os.close(descriptor)
 
 
+def save_target(path: str | os.PathLike[str]) -> Path:
+    """The file a save of ``path`` replaces: ``path`` itself, or where its symlinks lead.
+
+    Raises:
+        OSError: Something other than a regular file is there (``strerror`` names it, e.g.
+            ``"a character device, not a regular file: saves only replace regular files"``),
+            or the links loop.
+    """
+    real = Path(os.path.realpath(path))  # a dangling link resolves to the file it names
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        return real
+    if not stat.S_ISREG(mode):
+        raise OSError(
+            errno.EINVAL,
+            f"{describe_kind(mode)}, not a regular file: saves only replace regular files",
+            os.fspath(path),
+        )
+    return real
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (see the module docstring).
 
     Raises:
-        OSError: The directory does not exist or refused, or the disk is full; the old file
-            is untouched and the temporary file is gone.
+        OSError: The directory does not exist or refused, the disk is full, or something
+            other than a regular file is in the way; the old file is untouched and the
+            temporary file is gone.
     """
-    target = Path(path)
+    target = save_target(path)
     descriptor, temp_name = tempfile.mkstemp(
         dir=target.parent, prefix=temp_prefix(target), suffix=".tmp"
     )
@@ -89,3 +137,41 @@ def remove_stale_temps(path: Path, older_than_s: float) -> None:
         with contextlib.suppress(OSError):
             if leftover.stat().st_mtime < cutoff:
                 leftover.unlink()
+
+
+def write_atomic_first(
+    candidates: Sequence[Path], data: bytes
+) -> tuple[Path, tuple[tuple[Path, OSError], ...]]:
+    """Save ``data`` atomically to the first of ``candidates`` that can take it.
+
+    Each candidate's directory is created if missing. A candidate that fails (a read-only
+    folder, a full disk, a file where a folder should be, a device in the file's place) is
+    skipped and the next one is tried.
+
+    Args:
+        candidates: Full file paths, best first.
+        data: The file's bytes.
+
+    Returns:
+        ``(saved_path, failures)``: where the file went and, for each earlier candidate, why
+        it could not be used.
+
+    Raises:
+        OSError: Every candidate failed; the message lists each path and its reason.
+    """
+    failures: list[tuple[Path, OSError]] = []
+    for path in candidates:
+        try:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except FileExistsError:  # mkdir's own words ("File exists") would not say which
+                raise OSError(
+                    errno.ENOTDIR, "a file is where its folder should be", str(path.parent)
+                ) from None
+            write_atomic(path, data)
+        except OSError as error:
+            failures.append((path, error))
+        else:
+            return path, tuple(failures)
+    reasons = "; ".join(f"{path}: {error.strerror or error}" for path, error in failures)
+    raise OSError(errno.EIO, f"could not be saved anywhere ({reasons or 'no place to try'})")

@@ -19,6 +19,20 @@ over the same world and SpriteList, median over ``--frames`` frames:
 Both routes only fill the CPU-side array; the GPU upload in ``draw()`` is the
 same for both and is not timed. The goal for 10,000 sprites is a bulk write
 of <= 0.15 ms per frame and >= 50x faster than the setter loop.
+
+Section ``physics`` (:mod:`engine.tools.physics_bench`) runs the same bodies
+through ``arcade.PymunkPhysicsEngine`` and through ``PhysicsWorld`` +
+``SpriteSync`` and times each tick + frame. Section ``levels``
+(:mod:`engine.tools.level_bench`) times one simulation tick of each bundled level of the sample
+game, its entities included, replaying its bundled replay. Section ``render``
+(:mod:`engine.tools.render_bench`) times the CPU of one rendered frame with
+pyglet's GL error checks on and off, in two child processes. Section ``pacing``
+(:mod:`engine.tools.pacing_bench`) compares our loop's presents with arcade's;
+it runs after the other in-process GL sections, because headless ``arcade.run()`` closes the
+window. Section ``game`` (:mod:`engine.tools.game_bench`) plays a bundled replay in the real game
+headless at the default settings, finishing every frame, in a process of its own: frames per
+second, main-thread CPU per frame (tick and render apart) and peak memory (``--replay`` picks
+another replay).
 """
 
 from __future__ import annotations
@@ -30,14 +44,27 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from engine.runtime.launch import OneLineParser, count_arg
+from engine.runtime.launch import (
+    OneLineParser,
+    add_debug_gl_argument,
+    count_arg,
+    gl_error_checks_requested,
+    set_gl_error_checks,
+)
+from engine.tools.game_bench import bench_game, format_game
+from engine.tools.level_bench import bench_levels, format_levels
 from engine.tools.pacing_bench import bench_pacing, format_pacing
+from engine.tools.physics_bench import DEFAULT_TICKS, bench_physics, format_physics
+from engine.tools.render_bench import bench_render, format_render
 
 DEFAULT_SIZES = (1_000, 10_000)
+#: The largest ``--sizes`` value: 100,000 bodies and sprites take a few hundred MB.
+MAX_SIZE = 100_000
 DEFAULT_FRAMES = 200
 WARMUP_FRAMES = 10
 FIXED_STEP_S = 1.0 / 60.0
@@ -119,7 +146,7 @@ def bench_interpolation(options: argparse.Namespace) -> list[dict[str, float | i
     from engine.rendering.sprite_sync import arcade_angle_deg
 
     rows: list[dict[str, float | int]] = []
-    for n_sprites in options.sizes:
+    for n_sprites in options.sizes or DEFAULT_SIZES:
         world, sync = _build_scene(n_sprites, seed=n_sprites)
         sprites = list(sync.sprite_list)
 
@@ -160,17 +187,22 @@ def bench_interpolation(options: argparse.Namespace) -> list[dict[str, float | i
 #: and returns JSON-ready data stored under its name.
 SECTIONS: dict[str, Callable[[argparse.Namespace], Any]] = {
     "interpolation": bench_interpolation,
+    "physics": bench_physics,
+    "levels": bench_levels,
+    "render": bench_render,
     "pacing": bench_pacing,
+    "game": bench_game,
 }
 
 #: Sections that need the arcade window (GL context) to exist.
-_GL_SECTIONS = frozenset({"interpolation", "pacing"})
+_GL_SECTIONS = frozenset({"interpolation", "physics", "pacing"})
 
 
 def run_sections(options: argparse.Namespace) -> dict[str, Any]:
     """Run the selected sections and collect their results by name.
 
-    Creates one hidden arcade window first if any selected section needs GL.
+    If any selected section needs GL, uses the process's arcade window, or creates (and
+    afterwards closes) one hidden window when there is none.
     """
     needs_gl = any(name in _GL_SECTIONS for name in options.sections)
     window = None
@@ -178,7 +210,10 @@ def run_sections(options: argparse.Namespace) -> dict[str, Any]:
         _ensure_headless()
         import arcade
 
-        window = arcade.Window(width=320, height=180, title="engine.tools.bench", visible=False)
+        try:
+            arcade.get_window()
+        except RuntimeError:  # no window yet: this run owns one
+            window = arcade.Window(width=320, height=180, title="engine.tools.bench", visible=False)
     try:
         return {name: SECTIONS[name](options) for name in options.sections}
     finally:
@@ -208,6 +243,14 @@ def format_interpolation(rows: list[dict[str, float | int]], frames: int) -> str
     return "\n".join(lines)
 
 
+def size_arg(text: str) -> int:
+    """An argparse type for a body/sprite count: a whole number in ``1..MAX_SIZE``."""
+    value = count_arg("size")(text)
+    if value > MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"size must be <= {MAX_SIZE}, got {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The CLI parser: bad flags print one line and exit with status 2."""
     parser = OneLineParser(
@@ -222,7 +265,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="run only this section (repeatable; default: all)",
     )
     parser.add_argument(
-        "--frames", type=count_arg("frames"), default=DEFAULT_FRAMES, help="timed frames per route"
+        "--frames",
+        type=count_arg("frames"),
+        default=DEFAULT_FRAMES,
+        help="timed frames per route (interpolation) and per GL-check setting (render)",
     )
     parser.add_argument(
         "--seconds",
@@ -232,11 +278,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--sizes",
-        type=count_arg("sprite count"),
+        type=size_arg,
         nargs="+",
-        default=list(DEFAULT_SIZES),
-        help="sprite counts for the interpolation section",
+        default=None,
+        help=f"body/sprite counts, each 1..{MAX_SIZE} (default: 1000 10000 for interpolation, "
+        "100 1000 10000 for physics)",
     )
+    parser.add_argument(
+        "--ticks",
+        type=count_arg("ticks"),
+        default=DEFAULT_TICKS,
+        help=f"timed ticks per engine, scene and size in the physics section "
+        f"(default {DEFAULT_TICKS})",
+    )
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="replay the game section plays (default: levels/replays/level1.replay)",
+    )
+    add_debug_gl_argument(parser)
     return parser
 
 
@@ -245,13 +307,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = build_parser().parse_args(argv)
     if options.sections is None:
         options.sections = list(SECTIONS)
+    set_gl_error_checks(gl_error_checks_requested(options))  # as in normal runs: off by default
     results = run_sections(options)
     if options.json:
         print(json.dumps(results))
         return 0
     formatters: dict[str, Callable[[Any], str]] = {
         "interpolation": lambda rows: format_interpolation(rows, options.frames),
+        "physics": lambda rows: format_physics(rows, options.ticks),
+        "levels": format_levels,
+        "render": format_render,
         "pacing": format_pacing,
+        "game": format_game,
     }
     print("\n\n".join(formatters[name](results[name]) for name in results))
     return 0

@@ -3,7 +3,9 @@
 A box of a few hundred dynamic pymunk bodies tumbling onto the ground, a kinematic platform moving
 back and forth, and the follow camera tracking one body ("the hero"). It shows the whole pipeline
 working: fixed ticks step the physics world, every rendered frame interpolates all bodies with one
-bulk write, the camera follows the interpolated hero, F3 shows the pacing overlay.
+bulk write, the camera follows the interpolated hero, F3 shows the pacing overlay. **Esc** (the
+``[input] pause`` keys) quits; Ctrl+C and SIGTERM end the run the same way, with its summary line
+and exit status 130 or 143. The window is titled :data:`TITLE` unless ``[video] title`` is set.
 
 Examples::
 
@@ -13,15 +15,28 @@ Examples::
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from engine.runtime.launch import OneLineParser, add_runtime_arguments, fail, is_headless
+from engine.runtime.launch import (
+    OneLineParser,
+    StopSignals,
+    add_runtime_arguments,
+    count_arg,
+    fail,
+    finish_gl_queue,
+    is_headless,
+    run_command,
+)
 
 PROG = "python -m engine.tools.demo"
+TITLE = "Engine demo"
+"""The demo window's title (``[video] title`` is the game's, ``"Platformer"`` by default)."""
 LEVEL_WIDTH_PX = 2400.0
 LEVEL_HEIGHT_PX = 1400.0
 BODY_COUNT = 300
@@ -38,7 +53,10 @@ def build_parser(prog: str = PROG) -> OneLineParser:
     )
     add_runtime_arguments(parser)
     parser.add_argument(
-        "--bodies", type=int, default=BODY_COUNT, help="dynamic bodies (default 300)"
+        "--bodies",
+        type=count_arg("bodies", 1, 5000),
+        default=BODY_COUNT,
+        help="dynamic bodies, 1..5000 (default 300)",
     )
     return parser
 
@@ -77,17 +95,14 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
                 self._spawn(rng, i)
             self.sync = SpriteSync(self.world, self.sprites)
             self.follow = FollowCamera(CameraSettings.from_config(config))
-            self.camera = arcade.Camera2D()
-            x_px, y_px = self.hero.position
-            self.follow.teleport(
-                x_px, y_px, viewport_px=self._viewport(), level_bounds_px=self._bounds()
-            )
+            self.camera: arcade.Camera2D | None = None  # made on the first frame
 
         def _bounds(self) -> tuple[float, float, float, float]:
             return (0.0, 0.0, LEVEL_WIDTH_PX, LEVEL_HEIGHT_PX)
 
         def _viewport(self) -> tuple[float, float]:
-            return (float(self.window.width), float(self.window.height))
+            width, height = self.engine.video.size_px
+            return (float(width), float(height))
 
         def _build_level(self) -> None:
             space = self.world.space
@@ -140,6 +155,9 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
             return body
 
         def on_tick(self, tick: int, snapshot: Any) -> None:
+            if "pause" in snapshot.action_map and snapshot.was_pressed("pause"):
+                engine.close()  # Esc quits; main closes the window once the loop has returned
+                return
             # the platform moves back and forth along its path: velocity from the tick, exactly
             period_ticks = round(2 * PLATFORM_TRAVEL_PX / PLATFORM_SPEED_PX_S / engine.step_s)
             phase = tick % period_ticks
@@ -151,6 +169,12 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
             self.world.step(engine.step_s)
 
         def on_render(self, alpha: float, frame_dt_s: float) -> None:
+            if self.camera is None:
+                self.camera = self.engine.video.camera()
+                x_px, y_px = self.hero.position
+                self.follow.teleport(
+                    x_px, y_px, viewport_px=self._viewport(), level_bounds_px=self._bounds()
+                )
             mode = config.render.mode
             self.sync.write(alpha, mode)
             row = self.world.row_of(self.hero)
@@ -170,6 +194,15 @@ def make_demo_scene(engine: Any, body_count: int = BODY_COUNT, seed: int = 7) ->
     return DemoScene()
 
 
+def titled(config: Any) -> Any:
+    """``config`` with the demo's window title, unless ``[video] title`` was set."""
+    from engine.config import VideoConfig
+
+    if config.video.title != VideoConfig().title:
+        return config
+    return dataclasses.replace(config, video=dataclasses.replace(config.video, title=TITLE))
+
+
 def rng_sign(tick: int) -> float:
     """Alternate the hero's hop direction (deterministic: a pure function of the tick)."""
     return 1.0 if (tick // 120) % 2 == 0 else -1.0
@@ -177,14 +210,17 @@ def rng_sign(tick: int) -> float:
 
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Run the demo; return the exit status."""
-    parser = build_parser(prog)
-    args = parser.parse_args(argv)
-    if args.bodies < 1 or args.bodies > 5000:
-        parser.error(f"argument --bodies: must be in 1..5000, got {args.bodies}")
+    args = build_parser(prog).parse_args(argv)
+    with StopSignals() as stop:
+        return run_demo(args, prog, stop)
+
+
+def run_demo(args: Any, prog: str, stop: StopSignals) -> int:
+    """:func:`main` after the flags are parsed."""
     headless = is_headless(args)
     from engine.config import config_from_args
 
-    config = config_from_args(args)
+    config = titled(config_from_args(args))
     from engine.runtime.engine import Engine
     from engine.runtime.launch import open_window
 
@@ -194,7 +230,13 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     )
     scene = make_demo_scene(engine, args.bodies)
     engine.show(scene)
-    report = engine.run(args.frames)
+    report = None
+    while not engine.closed and not stop.requested:
+        if args.frames is not None and engine.loop.frames >= args.frames:
+            break
+        report = engine.run_frame()
+        if headless:
+            finish_gl_queue(window, engine.loop.frames)
     if args.screenshot and report is not None:
         save_screenshot(engine, report.alpha, args.screenshot)
     summary = {
@@ -206,6 +248,8 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         "mode": str(engine.pacer.mode),
         "state_hash": scene.world.state_hash(),
     }
+    if stop.requested:
+        summary["stopped_by"] = stop.name
     if args.json:
         print(json.dumps(summary))
     else:
@@ -214,21 +258,21 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
             f"{summary['frames']} frames, {summary['ticks']} ticks, dropped "
             f"{summary['dropped_s']:.3f} s, vsync {summary['vsync_detected']}, refresh "
             f"{'-' if refresh is None else f'{refresh:.3f} Hz'}, mode {summary['mode']}"
+            + (f", stopped by {stop.name}" if stop.requested else "")
         )
     window.close()
-    return 0
+    return stop.exit_status(0)
 
 
-def save_screenshot(engine: Any, alpha: float, path: str) -> None:
+def save_screenshot(engine: Any, alpha: float, path: Path) -> None:
     """Render the current state once more (render never changes state) and save it as a PNG."""
-    import arcade
 
     engine.render_frame(alpha)
     try:
-        arcade.get_image(0, 0, engine.window.width, engine.window.height).save(path)
+        engine.video.screenshot(path)
     except OSError as exc:
-        fail(PROG, f"cannot write screenshot {path}: {exc}")
+        fail(PROG, f"cannot write screenshot {path}: {exc.strerror or exc}")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main, PROG))

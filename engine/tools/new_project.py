@@ -100,6 +100,8 @@ ENGINE_EXCLUDED = ("__main__.py", "tools")
 simulator, the benchmarks, the demo, this generator) and ``python -m engine``, which runs it."""
 
 STARTER_FILES = ("levels/level1.json", "levels/replays/level1.replay")
+ASSET_FOLDERS = ("tiles", "backgrounds", "music")
+"""Folders of ``levels/`` copied whole: the tileset, the backdrop pictures, the music."""
 """Copied byte for byte: the replay names ``level1.json`` and checks the file's hash."""
 
 RESERVED_NAMES = frozenset({"engine", "game", "levels", "tests"})
@@ -301,14 +303,24 @@ def _game_modules(project: Project, source_root: Path) -> dict[PurePosixPath, by
     modules = _module_closure(game_dir, GAME_MODULES)
     files: dict[PurePosixPath, bytes] = {}
     for module in modules:
-        text = (game_dir / f"{module}.py").read_text(encoding="utf-8")
-        rewritten = rewrite_game_module(text, project, modules)
-        files[PurePosixPath(project.name, f"{module}.py")] = rewritten.encode()
+        for source in _module_files(game_dir, module):
+            text = source.read_text(encoding="utf-8")
+            rewritten = rewrite_game_module(text, project, modules)
+            relative = source.relative_to(game_dir)
+            files[PurePosixPath(project.name, *relative.parts)] = rewritten.encode()
     return files
 
 
+def _module_files(game_dir: Path, module: str) -> list[Path]:
+    """The source files of a top-level ``game`` module: ``X.py``, or every file of package ``X``."""
+    package = game_dir / module
+    if package.is_dir():
+        return sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
+    return [game_dir / f"{module}.py"]
+
+
 def _module_closure(game_dir: Path, roots: Sequence[str]) -> list[str]:
-    """``roots`` and every ``game`` module they import, directly or not, in a stable order."""
+    """``roots`` and every ``game`` module or package they import, directly or not, in order."""
     found: list[str] = []
     pending = list(roots)
     while pending:
@@ -316,17 +328,18 @@ def _module_closure(game_dir: Path, roots: Sequence[str]) -> list[str]:
         if module in found:
             continue
         found.append(module)
-        tree = ast.parse((game_dir / f"{module}.py").read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                if node.module == "game":
-                    pending.extend(alias.name for alias in node.names)
-                elif node.module.startswith("game."):
-                    pending.append(node.module.split(".")[1])
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.startswith("game."):
-                        pending.append(alias.name.split(".")[1])
+        for source in _module_files(game_dir, module):
+            tree = ast.parse(source.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    if node.module == "game":
+                        pending.extend(alias.name for alias in node.names)
+                    elif node.module.startswith("game."):
+                        pending.append(node.module.split(".")[1])
+                elif isinstance(node, ast.Import):
+                    for alias in node.names:
+                        if alias.name.startswith("game."):
+                            pending.append(alias.name.split(".")[1])
     return [module for module in found if module != "__main__"]
 
 
@@ -353,9 +366,11 @@ def rewrite_game_module(text: str, project: Project, modules: Iterable[str]) -> 
 def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
     levels = source_root / "levels"
     files = {PurePosixPath(name): (source_root / name).read_bytes() for name in STARTER_FILES}
-    for path in sorted((levels / "tiles").iterdir()):
-        if path.is_file():
-            files[PurePosixPath("levels", "tiles", path.name)] = path.read_bytes()
+    for folder in ASSET_FOLDERS:
+        for path in sorted((levels / folder).iterdir()):
+            if path.is_file():
+                files[PurePosixPath("levels", folder, path.name)] = path.read_bytes()
+    files[PurePosixPath("levels/CREDITS.md")] = (levels / "CREDITS.md").read_bytes()
     files[PurePosixPath("levels/README.md")] = levels_readme(project, source_root).encode()
     return files
 

@@ -7,6 +7,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +39,7 @@ def test_headless_run_prints_the_summary_object(tmp_path: Path) -> None:
         data["igt"]
         == f"0:{data['ticks'] * 1000 // 60 // 1000:02d}.{data['ticks'] * 1000 // 60 % 1000:03d}"
     )
-    assert data["coins"].endswith("/24")
+    assert data["coins"].endswith("/15")  # level 1 has 15 coins
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -48,7 +51,7 @@ def test_text_summary_is_one_line() -> None:
 
 
 def test_any_bundled_level_can_be_started() -> None:
-    out = game("--level", str(ROOT / "levels" / "level3.json"), "--frames", "10", "--json")
+    out = game("--level", str(ROOT / "levels" / "level6.json"), "--frames", "10", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["level"] == "The Climb"
 
@@ -68,3 +71,112 @@ def test_bad_player_tuning_gives_one_line_and_exit_2() -> None:
     out = game("--set", "player.run_speed_px_s=-1")
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "player.run_speed_px_s" in out.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Trust: messages, --verify-run's statuses, stopping, the headless default
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_replay_played_on_another_level_says_so() -> None:
+    from engine.input.replay import ReplayError
+    from game.__main__ import load_checked_replay
+
+    replay = ROOT / "levels" / "replays" / "level1.replay"
+    with pytest.raises(ReplayError) as caught:
+        load_checked_replay(replay, ROOT / "levels" / "level2.json")
+    assert str(caught.value).endswith(
+        "recorded on level 'level1.json', not on 'level2.json' (--level); leave --level out "
+        "to play it on its own level"
+    )
+
+
+def test_verify_run_has_a_status_for_each_verdict(tmp_path: Path, capsys: Any) -> None:
+    from engine.config import load_config
+    from engine.speedrun.timer import format_igt
+    from engine.timing import TickRate
+    from game.__main__ import EXTRA_SECTIONS, verify_run_file
+    from game.run_file import save_run
+    from tests.game.honest_runs import BUNDLED_TICKS, LEVELS, honest_run
+
+    config = load_config(None, extra_sections=EXTRA_SECTIONS)
+    valid, invalid, edited = tmp_path / "valid.json", tmp_path / "invalid.json", tmp_path / "e.json"
+    save_run(honest_run(), valid)
+    save_run(honest_run(strict_valid=False), invalid)
+    data = json.loads(valid.read_text())
+    data["igt_ticks"] = 1800
+    edited.write_text(json.dumps(data))
+    igt = format_igt(TickRate.from_hz(60), BUNDLED_TICKS)
+    run = f"IGT {igt} ({BUNDLED_TICKS} ticks), {len(LEVELS)} levels"
+    expected = {
+        valid: (0, f"{valid}: verified: {run}"),
+        edited: (1, f"{edited}: NOT verified: the file claims IGT {igt} (1800 ticks)"),
+        invalid: (3, f"{invalid}: verified but INVALID: {run}; "),
+        tmp_path: (2, ""),
+    }
+    for path, (status, start) in expected.items():
+        assert verify_run_file(path, config, as_json=False) == status
+        out = capsys.readouterr()
+        if status == 2:
+            assert out.out == "" and "a directory, not a regular file" in out.err
+        else:
+            assert out.out.startswith(start) and out.out.count("\n") == 1, out.out
+    assert verify_run_file(invalid, config, as_json=True) == 3
+    assert json.loads(capsys.readouterr().out)["valid"] is False
+
+
+def started(process: subprocess.Popen[str], timeout_s: float = 120) -> None:
+    """Wait until the game has opened its window (its stop handlers are in place by then)."""
+    import time
+
+    maps = Path(f"/proc/{process.pid}/maps")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the game ended early: {process.communicate()}")
+        if "libEGL" in maps.read_text(errors="replace"):
+            time.sleep(0.5)  # a few frames into the loop
+            return
+        time.sleep(0.05)
+    raise AssertionError("the game did not start")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="watches /proc")
+@pytest.mark.parametrize(("signal_number", "status"), [(2, 130), (15, 143)])
+def test_ctrl_c_and_sigterm_end_a_recording_with_its_summary(
+    tmp_path: Path, signal_number: int, status: int
+) -> None:
+    from engine.input.replay import load_replay
+
+    record = tmp_path / "stopped.replay"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
+    env["PYTHONPATH"] = str(ROOT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "game", "--headless", "--record", str(record), "--frames", "99999"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    started(process)
+    process.send_signal(signal_number)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == status, stderr
+    assert stderr == ""
+    name = {2: "SIGINT", 15: "SIGTERM"}[signal_number]
+    assert stdout.startswith("First Steps: not complete, ")
+    assert stdout.rstrip().endswith(f", stopped by {name}") and stdout.count("\n") == 1
+    ticks = int(stdout.split(", ")[1].split()[0])
+    assert load_replay(record).tick_count == ticks  # the recording was saved, every tick
+
+
+@pytest.mark.slow
+def test_headless_without_frames_or_a_replay_stops_at_the_default() -> None:
+    from game.__main__ import HEADLESS_DEFAULT_FRAMES
+
+    out = game("--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["completed"] is False
+    assert data["ticks"] == HEADLESS_DEFAULT_FRAMES - 1  # the first frame runs no tick

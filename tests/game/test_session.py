@@ -15,9 +15,9 @@ import pytest
 
 from engine.config import load_config
 from engine.runtime.audio import SoundBank
+from engine.runtime.menu import MenuScene
 from engine.speedrun.timer import format_time_ms
 from game.level_scene import SOUND_FILES
-from game.menus import MenuScene
 from game.movement import PlayerTuning
 from game.session import GameSession, bundled_levels
 
@@ -74,7 +74,7 @@ def menu_title(session: GameSession) -> str:
 
 
 def test_the_bundled_levels_are_found_in_order() -> None:
-    assert [p.name for p in LEVELS] == ["level1.json", "level2.json", "level3.json"]
+    assert [p.name for p in LEVELS] == [f"level{n}.json" for n in range(1, 7)]
 
 
 def test_play_on_the_title_screen_starts_a_run_at_level_1(session: GameSession) -> None:
@@ -121,6 +121,59 @@ def test_the_pause_menu_restarts_and_quits_to_title(session: GameSession) -> Non
     assert menu_title(session) == "Platformer"
 
 
+def test_the_title_plays_the_bundled_replays_behind_the_menu(session: GameSession) -> None:
+    scene = session.engine.scene
+    assert isinstance(scene, MenuScene) and scene.backdrop is session.attract
+    frames(session, 30)
+    level = session.attract.current
+    assert level is not None and level.level_path == LEVELS[0]
+    assert level.sim.ticks > 0  # the replay is playing, without the player's input
+    assert not level.show_hud and level.sounds is None
+    assert session.current is None  # no attempt is counted
+
+
+def test_credits_come_from_the_credits_file_and_go_back(session: GameSession) -> None:
+    from game.session import CREDITS_FILE, credit_lines
+
+    for _ in range(3):
+        tap(session, "down")  # Credits
+    tap(session, "jump")
+    assert menu_title(session) == "Credits"
+    lines = session.engine.scene.panel.lines
+    assert lines == credit_lines(CREDITS_FILE) and len(lines) >= 5
+    assert any("Kenney" in line for line in lines)
+    tap(session, "pause")
+    assert menu_title(session) == "Platformer"
+
+
+def test_options_from_the_title_and_from_the_pause_menu_come_back(session: GameSession) -> None:
+    tap(session, "down")
+    tap(session, "down")  # Options
+    tap(session, "jump")
+    assert menu_title(session) == "Options"
+    tap(session, "pause")  # back
+    assert menu_title(session) == "Platformer"
+    tap(session, "jump")  # Play
+    level = session.current
+    assert level is not None
+    frames(session, 10)
+    ticks = level.sim.ticks
+    tap(session, "pause")
+    tap(session, "down")
+    tap(session, "down")  # Options (after Resume, Restart level)
+    tap(session, "jump")
+    assert menu_title(session) == "Options"
+    frames(session, 10)
+    tap(session, "pause")  # back to the level, still paused, its time stopped
+    assert session.engine.scene is level
+    assert level.paused
+    assert level.sim.ticks == ticks
+    assert level.pause_menu.selected_key == "options"  # where the player left it
+    tap(session, "pause")  # resume
+    frames(session, 5)
+    assert level.sim.ticks > ticks
+
+
 def test_the_restart_key_restarts_at_once_and_the_run_keeps_counting(
     session: GameSession,
 ) -> None:
@@ -141,6 +194,9 @@ def test_completing_a_level_shows_the_complete_screen_then_the_next_level(
     frames(session, 5)
     reach_exit(session)
     assert menu_title(session) == "Level complete!"
+    lines = session.engine.scene.panel.lines
+    assert lines[0] == "First Steps"
+    assert lines[1].startswith("time 0:00.") and "par 0:12.000   under par!" in lines[1]
     assert session.sounds is not None and session.sounds.played["complete"] == 1
     assert [a.outcome for a in session.attempts] == ["complete"]
     tap(session, "jump")  # Next level

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,9 +21,12 @@ import pytest
 from engine.config import Config, load_config
 from engine.input.replay import ReplayVerifier, format_replay, load_replay, parse_replay
 from engine.input.snapshot import InputPlayer, InputSnapshot
-from engine.speedrun.livesplit import LiveSplitClient
+from engine.levels import load_level
+from engine.speedrun.livesplit import LiveSplitClient, livesplit_time_text
 from engine.speedrun.personal_best import load_records
+from engine.speedrun.timer import format_igt
 from engine.timing import TickRate
+from game.kinds import KINDS
 from game.run_file import load_run, verify_run
 from game.session import GameSession, bundled_levels
 from tests.engine.speedrun.test_livesplit import LineServer, _wait_until
@@ -33,9 +37,13 @@ ROOT = Path(__file__).resolve().parents[2]
 LEVELS_DIR = ROOT / "levels"
 LEVELS = bundled_levels(LEVELS_DIR)
 ORDER = [p.name for p in LEVELS]
+NAMES = [load_level(p, KINDS).name for p in LEVELS]
 REPLAYS = [LEVELS_DIR / "replays" / f"{p.stem}.replay" for p in LEVELS]
 REPLAY_TICKS = [load_replay(path).tick_count for path in REPLAYS]
 RATE = TickRate.from_hz(60)
+RUN_TICKS = sum(REPLAY_TICKS)
+RUN_IGT = format_igt(RATE, RUN_TICKS)
+"""A run of the bundled replays: every level's ticks, exactly."""
 
 
 def speedrun_config(**video: Any) -> Config:
@@ -131,6 +139,7 @@ def play_run(session: GameSession) -> None:
     play_until(session, lambda: session.run_completed)
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     make_session: Any, livesplit: LineServer, tmp_path: Path
@@ -143,8 +152,8 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     # IGT is the level ticks of the run, exactly.
     assert timer.split_segment_ticks == tuple(REPLAY_TICKS)
     assert timer.igt_ticks == sum(REPLAY_TICKS) == session.run_ticks
-    assert timer.igt_text == "0:34.400"  # 2064 ticks x 1/60 s
-    assert [s.is_gold for s in timer.splits] == [True, True, True]  # first run: all golds
+    assert timer.igt_text == RUN_IGT  # ticks x 1/60 s
+    assert [s.is_gold for s in timer.splits] == [True] * len(LEVELS)  # first run: all golds
     assert speedrun.status().strict and speedrun.status().valid
     # The personal best went to the data directory.
     records = load_records(tmp_path / "data" / "personal_bests.json")
@@ -156,15 +165,16 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     assert run.timing_mode == "strict" and run.strict_valid
     result = verify_run(run, LEVELS_DIR, ORDER)
     assert result.verified, result.problem
-    assert (result.igt, result.ticks, result.levels) == ("0:34.400", 2064, 3)
-    # LiveSplit heard the run: start, game time, three splits.
-    assert _wait_until(lambda: livesplit.received().count("split") == 3)
+    assert (result.igt, result.ticks, result.levels) == (RUN_IGT, RUN_TICKS, len(LEVELS))
+    # LiveSplit heard the run: start, game time, a split per level.
+    assert _wait_until(lambda: livesplit.received().count("split") == len(LEVELS))
     lines = livesplit.received()
     assert lines[:3] == ["reset", "starttimer", "pausegametime"]
-    assert "setgametime 0:00:34.400" in lines
+    assert f"setgametime {livesplit_time_text(RUN_TICKS * 1000 // 60)}" in lines
     assert lines.index("starttimer") < lines.index("split")
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_a_second_run_compares_against_the_first(make_session: Any) -> None:
     first = make_session()
@@ -172,11 +182,12 @@ def test_a_second_run_compares_against_the_first(make_session: Any) -> None:
     second = make_session()
     play_run(second)
     splits = second.speedrun.timer.splits
-    assert [s.delta_ticks for s in splits] == [0, 0, 0]
-    assert [s.delta_text for s in splits] == ["0.000"] * 3
+    assert [s.delta_ticks for s in splits] == [0] * len(LEVELS)
+    assert [s.delta_text for s in splits] == ["0.000"] * len(LEVELS)
     assert not any(s.is_gold for s in splits)
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_reset_starts_the_run_again_and_keeps_counting_from_zero(
     make_session: Any, livesplit: LineServer
@@ -203,6 +214,7 @@ def test_play_again_abandons_the_run_and_resets_livesplit(
     assert _wait_until(lambda: "reset" in livesplit.received())
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_a_restart_counts_in_the_run_and_verifies(make_session: Any) -> None:
     session = make_session()
@@ -218,6 +230,7 @@ def test_a_restart_counts_in_the_run_and_verifies(make_session: Any) -> None:
     assert result.verified, result.problem
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_edited_run_files_fail_verification_at_the_first_mismatch(
     make_session: Any, tmp_path: Path
@@ -256,7 +269,7 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
 
     reordered = json.loads(json.dumps(data))
     reordered["attempts"].reverse()
-    assert "attempt 1 plays 'level3.json'" in verify(reordered)
+    assert f"attempt 1 plays '{ORDER[-1]}'" in verify(reordered)
 
     # An input edited by hand breaks the replay's checksum ...
     raw = json.loads(json.dumps(data))
@@ -279,6 +292,7 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
     assert "tick 100" in verify(tool)
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 @pytest.mark.parametrize("vsync", [True, False])
 @pytest.mark.parametrize("display_hz", [30, 60, 144, 240])
@@ -344,6 +358,7 @@ def test_strict_game_time_stays_within_a_tick_of_real_time_through_a_stall(
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
     session = make_session()
@@ -351,13 +366,15 @@ def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
     path = str(session.speedrun.last_run_file)
     out = game("--verify-run", path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == f"{path}: verified: IGT 0:34.400 (2064 ticks), 3 levels"
+    expected = f"{path}: verified: IGT {RUN_IGT} ({RUN_TICKS} ticks), {len(LEVELS)} levels"
+    assert out.stdout.strip() == expected
     out = game("--verify-run", path, "--json")
     assert json.loads(out.stdout) == {
         "verified": True,
-        "igt": "0:34.400",
-        "ticks": 2064,
-        "levels": 3,
+        "valid": True,
+        "igt": RUN_IGT,
+        "ticks": RUN_TICKS,
+        "levels": len(LEVELS),
     }
     edited = json.loads(Path(path).read_text())
     edited["igt_ticks"] = 1
@@ -368,6 +385,7 @@ def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
     assert result["verified"] is False and "claims IGT" in result["problem"]
 
 
+@pytest.mark.slow
 def test_unreadable_run_files_get_one_line_and_exit_2(tmp_path: Path) -> None:
     assert_one_line_error(
         game("--verify-run", str(tmp_path / "missing.json")), "missing.json", "cannot read"
@@ -417,3 +435,168 @@ def test_unreachable_livesplit_warns_once_and_the_game_goes_on(
     finally:
         speedrun.close()
         engine.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Records from valid runs only; the run file never lost; chained attempts that verify
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def timed(gl_window: Any, tmp_path: Path) -> Iterator[Any]:
+    """``timed(config=..., **speedrun_kwargs)``: a Speedrun on a real engine, driven by hand.
+
+    ``finish_run(speedrun, attempts)`` then splits at each completed attempt, as the session
+    does, with the engine's virtual clock advanced by each attempt's game time (so RTA covers
+    IGT), and finishes the run.
+    """
+    from engine.runtime.engine import Engine
+    from game.speedrun import Speedrun
+
+    made: list[tuple[Any, Any]] = []
+
+    def make(config: Config | None = None, **kwargs: Any) -> Any:
+        engine = Engine(gl_window, config or speedrun_config(), headless=True, probe_frames=0)
+        kwargs.setdefault("data_dir", tmp_path / "data")
+        kwargs.setdefault("fallback_dirs", [tmp_path / "fallback"])
+        speedrun = Speedrun(engine, ORDER, NAMES, game_version="t", **kwargs)
+        made.append((engine, speedrun))
+        return speedrun
+
+    yield make
+    for engine, speedrun in made:
+        speedrun.close()
+        engine.close()
+
+
+def finish_run(speedrun: Any, attempts: list[tuple[str, str, Any]]) -> list[str]:
+    speedrun.start()
+    ticks = 0
+    for _level, outcome, replay in attempts:
+        ticks += replay.tick_count
+        speedrun.engine.clock.advance(RATE.tick_time_ns(replay.tick_count) + 1_000_000)
+        if outcome == "complete":
+            speedrun.split(ticks)
+    return list(speedrun.finish(attempts, attempts[-1][2].hashes[-1]))
+
+
+@pytest.mark.gl
+def test_a_finished_run_chains_its_attempts_and_verifies(timed: Any) -> None:
+    from tests.game.honest_runs import play_run
+
+    speedrun = timed()
+    lines = finish_run(speedrun, play_run(restarts=[(1, 40)]))
+    assert lines[:2] == ["New personal best!", f"gold splits: {len(LEVELS)}"]
+    run = load_run(speedrun.last_run_file)
+    assert [a.previous_hash == "" for a in run.attempts] == [True] + [False] * len(LEVELS)
+    assert {a.run_id for a in run.attempts} == {run.run_id} == {speedrun.run_id}
+    assert verify_run(run, LEVELS_DIR, ORDER).valid
+
+
+@pytest.mark.gl
+def test_an_invalid_run_shows_its_times_marked_and_saves_no_records(
+    timed: Any, tmp_path: Path
+) -> None:
+    from tests.game.honest_runs import play_run
+
+    config = load_config(None, ["timing.mode=interpolated"])  # not timed in strict mode
+    speedrun = timed(config=config)
+    lines = finish_run(speedrun, play_run())
+    assert lines[0] == "invalid run (not timed in strict mode): no records saved"
+    assert not (tmp_path / "data" / "personal_bests.json").exists()
+    assert speedrun.last_split is not None and speedrun.last_split.is_gold  # the timer's view
+    shown = speedrun.split_lines(speedrun.last_split)[0]
+    assert "gold" not in shown and shown.endswith("(invalid run: not timed in strict mode)")
+    run = load_run(speedrun.last_run_file)
+    assert run.strict_valid is False  # exported all the same, marked
+
+
+@pytest.mark.gl
+def test_a_practice_level_is_marked(timed: Any) -> None:
+    assert timed().split_lines(None) == ["practice: not a run, no splits or records"]
+
+
+@pytest.mark.gl
+def test_a_reset_invalid_run_keeps_no_golds(timed: Any, tmp_path: Path) -> None:
+    speedrun = timed(config=load_config(None, ["timing.mode=interpolated"]))
+    speedrun.start()
+    speedrun.engine.clock.advance(10**9)
+    speedrun.split(30)
+    speedrun.reset()
+    assert not (tmp_path / "data" / "personal_bests.json").exists()
+
+
+@pytest.mark.gl
+def test_the_run_file_falls_back_when_runs_cannot_be_written(timed: Any, tmp_path: Path) -> None:
+    from tests.game.honest_runs import play_run
+
+    warnings: list[str] = []
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "runs").write_text("a file where the folder should be")
+    speedrun = timed(warn=warnings.append)
+    lines = finish_run(speedrun, play_run())
+    saved = speedrun.last_run_file
+    assert saved is not None and saved.parent == tmp_path / "fallback"
+    assert lines[-1] == f"run file: {saved}"
+    assert len(warnings) == 1 and warnings[0].startswith("warning: cannot write the run file to ")
+    assert "(a file is where its folder should be)" in warnings[0]
+    assert f"saved it to {saved} instead" in warnings[0]
+    assert verify_run(load_run(saved), LEVELS_DIR, ORDER).valid
+
+
+@pytest.mark.gl
+def test_when_no_place_takes_the_run_file_it_says_so(timed: Any, tmp_path: Path) -> None:
+    from tests.game.honest_runs import play_run
+
+    warnings: list[str] = []
+    blocked = tmp_path / "blocked"
+    blocked.write_text("file")
+    speedrun = timed(warn=warnings.append, data_dir=blocked, fallback_dirs=[blocked / "x"])
+    lines = finish_run(speedrun, play_run())
+    assert lines[-1] == "run file NOT saved (see the warning)"
+    assert [w for w in warnings if "could not be saved anywhere" in w]
+    assert speedrun.last_run_file is None
+
+
+@pytest.mark.gl
+def test_symlinked_personal_bests_stay_linked(timed: Any, tmp_path: Path) -> None:
+    from tests.game.honest_runs import play_run
+
+    synced = tmp_path / "synced" / "personal_bests.json"
+    synced.parent.mkdir()
+    (tmp_path / "data").mkdir()
+    link = tmp_path / "data" / "personal_bests.json"
+    link.symlink_to(synced)
+    speedrun = timed()
+    finish_run(speedrun, play_run())
+    assert link.is_symlink() and synced.is_file()
+    assert load_records(synced).category(speedrun.category).personal_best is not None
+
+
+@pytest.mark.gl
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_for_personal_bests_warns_once_and_never_hangs(
+    timed: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "data").mkdir()
+    os.mkfifo(tmp_path / "data" / "personal_bests.json")
+    warnings: list[str] = []
+    timed(warn=warnings.append)  # loads the records: must not wait for a writer
+    assert len(warnings) == 1
+    assert warnings[0].startswith("warning: personal bests ") and "named pipe" in warnings[0]
+    assert "warning: warning:" not in warnings[0]
+
+
+@pytest.mark.gl
+def test_other_settings_get_their_own_category(timed: Any) -> None:
+    from game.run_file import RunSettings
+
+    default = timed()
+    other = timed(
+        settings=dataclasses.replace(
+            RunSettings.defaults(),
+            player=dataclasses.replace(RunSettings.defaults().player, coyote_time_s=0.12),
+        )
+    )
+    assert default.category == "+".join(ORDER) + "@60 Hz"
+    assert other.category.startswith(default.category + "#settings-")

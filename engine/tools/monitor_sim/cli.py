@@ -19,11 +19,13 @@ import sys
 import time
 from collections.abc import Sequence
 
-from engine.runtime.launch import OneLineParser, count_arg, number_arg
+from engine.runtime.launch import OneLineParser, count_arg, number_arg, png_path
 from engine.tools.monitor_sim.policies import ALL_POLICIES
 from engine.tools.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, simulate
 
 PROG = "python -m engine.tools.monitor_sim"
+MAX_UPDATES = 1_000_000
+"""Most updates one run simulates (about 20 s on a 2-core machine; the seed's runs are 10,000)."""
 
 
 def _policies(text: str) -> tuple[str, ...]:
@@ -53,26 +55,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--refresh-hz",
-        type=number_arg("refresh rate", exclusive=True),
+        type=number_arg("refresh rate", minimum=1, maximum=1000, unit=" Hz"),
         default=60.0,
         help="display refresh rate in Hz (maximum rate with --vrr); default 60",
     )
     p.add_argument("--no-vsync", action="store_true", help="presents do not wait for vblank")
     p.add_argument(
         "--tick-hz",
-        type=number_arg("tick rate", exclusive=True),
+        type=number_arg("tick rate", minimum=1, maximum=1000, unit=" Hz"),
         default=60.0,
         help="fixed update rate in Hz; default 60",
     )
     p.add_argument(
         "--updates",
-        type=count_arg("updates", 1),
+        type=count_arg("updates", 1, MAX_UPDATES),
         default=10_000,
         help="run until this many updates; default 10000",
     )
     p.add_argument(
         "--noise-ms",
-        type=number_arg("noise"),
+        type=number_arg("noise", maximum=1000, unit=" ms"),
         default=REFERENCE_NOISE_MS,
         help=f"half-range of the vblank wake-up noise; default {REFERENCE_NOISE_MS:.4f}",
     )
@@ -85,19 +87,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--update-ms",
-        type=number_arg("update cost"),
+        type=number_arg("update cost", maximum=1000, unit=" ms"),
         default=0.01,
         help="cost of one update; default 0.01",
     )
     p.add_argument(
         "--render-ms",
-        type=number_arg("render cost"),
+        type=number_arg("render cost", maximum=1000, unit=" ms"),
         default=5.0,
         help="cost of rendering a frame; default 5",
     )
     p.add_argument(
         "--spike-ms",
-        type=number_arg("spike"),
+        type=number_arg("spike", maximum=10_000, unit=" ms"),
         default=0.0,
         help="extra render cost of every --spike-every-th frame",
     )
@@ -109,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--stall-s",
-        type=number_arg("stall"),
+        type=number_arg("stall", maximum=3600, unit=" s"),
         default=0.0,
         help="one stall of this many seconds ...",
     )
@@ -164,12 +166,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--workers",
-        type=count_arg("workers", 1),
+        type=count_arg("workers", 1, 256),
         default=None,
         help="processes for --matrix; default: all cores",
     )
     p.add_argument(
         "--plot",
+        type=png_path,
         metavar="FILE.png",
         default=None,
         help="draw updates per vsync, drift and motion error for the chosen policies",
@@ -206,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the simulator; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.matrix and args.plot:
+        parser.error("--plot draws the chosen policies' runs; it does not work with --matrix")
     explicit_policy = argv is not None and any(a.startswith("--policy") for a in argv)
     explicit_policy = explicit_policy or (
         argv is None and any(a.startswith("--policy") for a in sys.argv)

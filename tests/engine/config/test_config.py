@@ -96,7 +96,8 @@ def test_no_file_gives_defaults() -> None:
     assert config.timing.lock_tolerance == 0.01
     assert config.video.vsync is True
     assert config.video.fps_limit == 0.0
-    assert (config.video.width, config.video.height) == (1280, 720)
+    assert config.video.internal_size == (640, 360)
+    assert config.video.window_size == (1280, 720)
     assert config.video.title == "Platformer"
     assert config.render.mode == "interpolate"
     assert config.render.pixel_snap is True
@@ -130,8 +131,10 @@ lock_tolerance = 0.02
 [video]
 vsync = false
 fps_limit = 144
-width = 1920
-height = 1080
+internal_width = 480
+internal_height = 270
+scale = 3
+scale_mode = "fit"
 fullscreen = true
 title = "My Game"
 
@@ -187,6 +190,8 @@ def test_full_file_is_read(tmp_path: Path) -> None:
     assert config.timing == TimingConfig("locked", 120.0, 0.1, 8, 0.02)
     assert isinstance(config.timing.tick_rate_hz, float)
     assert config.video.fps_limit == 144.0
+    assert config.video.window_size == (1440, 810)
+    assert config.video.scale_mode == "fit"
     assert config.video.title == "My Game"
     assert config.render.mode == "extrapolate"
     assert config.camera.dead_zone_height_px == 10.5
@@ -194,7 +199,10 @@ def test_full_file_is_read(tmp_path: Path) -> None:
     assert config.input.right == ("D", "NUM_6")
     assert config.input.debug_overlay == ()
     assert config.speedrun == SpeedrunConfig(
-        True, False, False, LiveSplitConfig(True, "192.168.1.5", 16900)
+        enabled=True,
+        show_timer=False,
+        show_rta=False,
+        livesplit=LiveSplitConfig(True, "192.168.1.5", 16900),
     )
     assert config.audio.volume == 0.25
     assert config.debug.frame_graph_frames == 600
@@ -258,7 +266,7 @@ def test_defaults_toml_lists_every_key_with_its_doc() -> None:
         assert f.metadata["doc"] in text
     assert "[speedrun.livesplit]" in text
     assert "port = 16834" in text
-    assert "# Allowed: a number in 0 < x <= 1000." in text
+    assert "# Allowed: a number in 1 <= x <= 1000." in text
 
 
 def test_defaults_toml_includes_extra_sections(tmp_path: Path) -> None:
@@ -448,7 +456,7 @@ def test_error_malformed_toml(tmp_path: Path) -> None:
 def test_error_wrong_type(tmp_path: Path) -> None:
     message = error_for(tmp_path, '[timing]\ntick_rate_hz = "fast"\n')
     assert message.endswith(
-        'game.toml: timing.tick_rate_hz = "fast": must be a number in 0 < x <= 1000'
+        'game.toml: timing.tick_rate_hz = "fast": must be a number in 1 <= x <= 1000'
     )
 
 
@@ -460,8 +468,8 @@ def test_error_bool_is_not_a_number(tmp_path: Path) -> None:
 
 
 def test_error_float_for_int(tmp_path: Path) -> None:
-    message = error_for(tmp_path, "[video]\nwidth = 1280.0\n")
-    assert "video.width = 1280.0: must be an integer in 320 <= x <= 7680" in message
+    message = error_for(tmp_path, "[video]\ninternal_width = 640.0\n")
+    assert "video.internal_width = 640.0: must be an integer in 64 <= x <= 3840" in message
 
 
 def test_error_number_is_not_a_bool(tmp_path: Path) -> None:
@@ -472,7 +480,7 @@ def test_error_out_of_range(tmp_path: Path) -> None:
     message = error_for(tmp_path, "[timing]\ntick_rate_hz = -5\n")
     assert message == (
         f"config error: {tmp_path / 'game.toml'}: timing.tick_rate_hz = -5: "
-        "must be a number in 0 < x <= 1000"
+        "must be a number in 1 <= x <= 1000"
     )
     assert "timing.tick_rate_hz = 0: " in error_for(tmp_path, "[timing]\ntick_rate_hz = 0\n")
     assert "= inf: " in error_for(tmp_path, "[timing]\ntick_rate_hz = inf\n")
@@ -565,7 +573,7 @@ def test_error_override_unknown_key_and_section() -> None:
 def test_error_override_bad_value_names_set_not_file(tmp_path: Path) -> None:
     message = error_for(tmp_path, "[timing]\nmode = 'strict'\n", ("timing.tick_rate_hz=-1",))
     assert message == (
-        "config error: --set: timing.tick_rate_hz = -1: must be a number in 0 < x <= 1000"
+        "config error: --set: timing.tick_rate_hz = -1: must be a number in 1 <= x <= 1000"
     )
     message = error_for(tmp_path, "", ("speedrun.livesplit.port=abc",))
     assert message == (
@@ -625,8 +633,8 @@ def test_config_from_args_reads_default_path_only_if_present(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert config_from_args(parse([])) == Config()
-    (tmp_path / DEFAULT_CONFIG_PATH).write_text("[video]\nwidth = 640\n", encoding="utf-8")
-    assert config_from_args(parse([])).video.width == 640
+    (tmp_path / DEFAULT_CONFIG_PATH).write_text("[video]\nscale = 3\n", encoding="utf-8")
+    assert config_from_args(parse([])).video.scale == 3
 
 
 def test_config_from_args_with_extra_sections() -> None:
@@ -693,11 +701,11 @@ def test_cli_missing_explicit_file_exits_2(tmp_path: Path) -> None:
 
 
 def test_cli_prints_effective_config(tmp_path: Path) -> None:
-    path = write(tmp_path, "[video]\nwidth = 800\n")
+    path = write(tmp_path, "[video]\ninternal_width = 800\n")
     result = run_module("--config", str(path), "--set", "speedrun.livesplit.port=16900")
     assert result.returncode == 0, result.stderr
     data = tomllib.loads(result.stdout)
-    assert data["video"]["width"] == 800
+    assert data["video"]["internal_width"] == 800
     assert data["speedrun"]["livesplit"]["port"] == 16900
 
 

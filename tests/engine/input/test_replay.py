@@ -193,22 +193,25 @@ def test_hash_level_file_is_blake2b_128_of_the_bytes(tmp_path: Path) -> None:
 
 masks = st.integers(min_value=0, max_value=ACTIONS.full_mask)
 snapshots = st.builds(lambda h, p, r: InputSnapshot(ACTIONS, h, p, r), masks, masks, masks)
-hex_hashes = st.text("0123456789abcdef", min_size=1, max_size=64)
+hex_hashes = st.text("0123456789abcdef", min_size=8, max_size=64)
 
 
 @settings(max_examples=75, deadline=None)
 @given(
     inputs=st.lists(snapshots, max_size=60),
-    state_hashes=st.lists(st.one_of(st.none(), hex_hashes), min_size=60, max_size=60),
+    state_hashes=st.lists(hex_hashes, min_size=60, max_size=60),
+    hashed=st.lists(st.booleans(), min_size=60, max_size=60),
     hash_every=st.integers(min_value=1, max_value=12),
-    rate=st.fractions(min_value=Fraction(1, 1000), max_value=1000),
+    rate=st.fractions(min_value=Fraction(1, 1000), max_value=1000, max_denominator=10**6),
 )
 def test_any_recording_round_trips_through_the_file_text(
     inputs: list[InputSnapshot],
-    state_hashes: list[str | None],
+    state_hashes: list[str],
+    hashed: list[bool],
     hash_every: int,
     rate: Fraction,
 ) -> None:
+    """The game hashes where the recorder wants a hash and on the last tick, maybe elsewhere."""
     recorder = ReplayRecorder(
         ACTIONS,
         level_id="level1.tmx",
@@ -218,7 +221,8 @@ def test_any_recording_round_trips_through_the_file_text(
         hash_every=hash_every,
     )
     for tick, snapshot in enumerate(inputs):
-        recorder.record(tick, snapshot, state_hashes[tick])
+        needed = recorder.wants_hash(tick) or tick == len(inputs) - 1
+        recorder.record(tick, snapshot, state_hashes[tick] if needed or hashed[tick] else None)
     replay = recorder.to_replay()
     assert replay.inputs == tuple(snapshot.encode() for snapshot in inputs)
     for tick, kept in enumerate(replay.hashes):
@@ -248,12 +252,22 @@ def recorder(**overrides: object) -> ReplayRecorder:
 
 def test_recorder_rejects_a_gap_and_a_repeat() -> None:
     rec = recorder()
-    rec.record(0, InputSnapshot.empty(ACTIONS), None)
+    rec.record(0, InputSnapshot.empty(ACTIONS), LEVEL_HASH)
     with pytest.raises(ValueError, match="expected tick 1, got 2"):
-        rec.record(2, InputSnapshot.empty(ACTIONS), None)
+        rec.record(2, InputSnapshot.empty(ACTIONS), LEVEL_HASH)
     with pytest.raises(ValueError, match="expected tick 1, got 0"):
-        rec.record(0, InputSnapshot.empty(ACTIONS), None)
+        rec.record(0, InputSnapshot.empty(ACTIONS), LEVEL_HASH)
     assert len(rec) == 1
+
+
+def test_recorder_wants_a_hash_on_its_interval_and_the_last_tick() -> None:
+    rec = recorder(hash_every=2)
+    with pytest.raises(ValueError, match="tick 0 has no state hash"):
+        rec.record(0, InputSnapshot.empty(ACTIONS), None)
+    rec.record(0, InputSnapshot.empty(ACTIONS), LEVEL_HASH)
+    rec.record(1, InputSnapshot.empty(ACTIONS), None)  # skipped: not on the interval
+    with pytest.raises(ValueError, match="tick 1 has no state hash"):
+        rec.to_replay()  # ... but it is the last tick
 
 
 def test_recorder_rejects_another_action_map_and_bad_hashes() -> None:
@@ -275,6 +289,11 @@ def test_recorder_rejects_another_action_map_and_bad_hashes() -> None:
         {"tick_rate_hz": 0},
         {"tick_rate_hz": "-60"},
         {"hash_every": 0},
+        {"hash_every": 1_000_001},
+        {"level_hash": "abc123"},  # not a blake2b-128 digest
+        {"level_id": "x" * 257},
+        {"tick_rate_hz": "1" * 13},
+        {"tick_rate_hz": 10**12},
     ],
 )
 def test_recorder_rejects_header_values_that_cannot_be_written(
@@ -420,9 +439,10 @@ def test_malformed_header_line(
         ("zz -", "expected '<input hex> <state hash or ->'"),
         ("1", "expected '<input hex> <state hash or ->'"),
         ("1 - extra", "expected '<input hex> <state hash or ->'"),
-        ("1 XYZ", "state hash must be lowercase hex"),
+        ("1 XYZ", "state hash ('-' for none) must be 8 to 128 lowercase hex digits"),
+        ("1 abc", "state hash ('-' for none) must be 8 to 128 lowercase hex digits"),
         ("8 -", "reserved bit"),  # bit 8 of action 0's group is reserved
-        ("10000 -", "more than the 4 recorded actions"),
+        ("10000 -", "more hex digits than the 4 recorded actions"),
     ],
 )
 def test_malformed_tick_line(tmp_path: Path, good_text: str, new_line: str, fragment: str) -> None:
@@ -718,7 +738,8 @@ def test_replay_module_is_pure() -> None:
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module)
     third_party = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names}
-    assert third_party <= {"engine.input.snapshot", "engine.storage.atomic_file"}, third_party
+    allowed = {"engine.input.snapshot", "engine.storage.atomic_file", "engine.storage.bounded_read"}
+    assert third_party <= allowed, third_party
 
 
 def test_saved_replays_get_the_mode_of_any_new_file(tmp_path: Path) -> None:

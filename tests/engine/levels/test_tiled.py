@@ -29,7 +29,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.levels import (
-    DEFAULT_PLATFORM_SPEED_PX_S,
     ONE_WAY_COLLISION_TYPE,
     SOLID_COLLISION_TYPE,
     Level,
@@ -45,6 +44,7 @@ from engine.levels.__main__ import main
 
 DATA_DIR = Path(__file__).parent / "data"
 SMALL = DATA_DIR / "small.json"
+SMALL_TMX = DATA_DIR / "small.tmx"
 REALISTIC = DATA_DIR / "realistic.json"
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -109,8 +109,22 @@ def test_moving_platform_path_and_speed(small: Level) -> None:
     assert (lift.id, lift.name) == (6, "lift")
     assert lift.rect == Rect(0.0, 56.0, 32.0, 8.0)
     # path polyline at (16, 4) with relative points (0,0) (32,0) (32,16), then y flipped.
-    assert lift.path_px == ((16.0, 60.0), (48.0, 60.0), (48.0, 44.0))
-    assert lift.speed_px_s == 60.0
+    route = small.ref(lift, "path")
+    assert (route.id, route.kind) == (7, "path")  # the string property named it; now its id
+    assert lift.properties["path"] == 7
+    assert route.points_px == ((16.0, 60.0), (48.0, 60.0), (48.0, 44.0))
+    assert lift.properties["speed_px_s"] == 60.0
+    assert lift.properties["start_px"] == 0.0  # a default filled in from the kind
+
+
+def test_the_same_map_as_tmx_with_an_xml_tileset_loads_to_the_same_level(small: Level) -> None:
+    tmx = load_level(SMALL_TMX)
+    assert tmx.objects == small.objects
+    assert (tmx.solid_rects, tmx.one_way_rects) == (small.solid_rects, small.one_way_rects)
+    assert tmx.name == small.name
+    # The .tsx tileset animates tile 2 (gid 3): its frames are gids, their durations in ms.
+    assert tmx.tiles[3].animation == ((3, 250), (4, 250))
+    assert tmx.tiles[4].animation == ()
 
 
 def test_mask_gid_clears_all_four_flag_bits() -> None:
@@ -189,10 +203,11 @@ def test_realistic_level_contents() -> None:
     assert (len(level.coins), len(level.checkpoints), len(level.exits)) == (12, 2, 1)
     assert len(level.hazards) == 2
     lift, ferry = level.moving_platforms
-    assert lift.path_px == ((680.0, 360.0), (680.0, 160.0))  # found by name
-    assert lift.speed_px_s == DEFAULT_PLATFORM_SPEED_PX_S
-    assert ferry.path_px == ((1200.0, 240.0), (1360.0, 240.0), (1360.0, 304.0))  # by object ref
-    assert ferry.speed_px_s == 80.5
+    assert level.ref(lift, "path").points_px == ((680.0, 360.0), (680.0, 160.0))  # by name
+    assert lift.properties["speed_px_s"] == 120.0  # the kind's default
+    ferry_path = level.ref(ferry, "path").points_px  # by object reference
+    assert ferry_path == ((1200.0, 240.0), (1360.0, 240.0), (1360.0, 304.0))
+    assert ferry.properties["speed_px_s"] == 80.5
 
 
 # ---------------------------------------------------------------------------------------------
@@ -369,35 +384,38 @@ def _overlap(data: dict[str, Any]) -> None:
 
 
 ERROR_CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
-    ("no player_start", _drop("player_start"), "no player_start object"),
-    ("two player_starts", _second_start, 'object 17 "start2": second player_start'),
-    ("no exit", _drop("exit"), "no exit object"),
-    ("unknown type", _unknown_type, 'object 3: unknown object type "coinn"'),
-    ("no type", _no_type, "object 3: object has no type/class"),
-    ("no path", _no_path, 'object 6 "lift": moving_platform without a path'),
-    ("path name", _path_name, 'object 6 "lift": path "nowhere" not found'),
-    ("path object", _path_object_missing, 'object 6 "lift": path object 99 not found'),
-    ("path type", _path_int, 'object 6 "lift": property "path" must be a string'),
-    ("short path", _short_path, 'object 6 "lift": path "route" has 1 point(s), needs at least 2'),
-    ("zero speed", _set_speed(0.0), 'object 6 "lift": property "speed_px_s" must be > 0, got 0'),
-    ("negative", _set_speed(-5, "int"), 'object 6 "lift": property "speed_px_s" must be > 0'),
-    ("speed str", _set_speed("9", "string"), 'object 6 "lift": property "speed_px_s" must be a'),
-    ("declared", _bad_declared_type, 'property "speed_px_s" is declared float but holds string'),
+    ("no player_start", _drop("player_start"), "no player_start object: add exactly one"),
+    ("two player_starts", _second_start, 'object 17 "start2": a second player_start'),
+    ("no exit", _drop("exit"), "no exit object: add at least 1"),
+    (
+        "unknown type",
+        _unknown_type,
+        'object 3: unknown object class "coinn" (did you mean "coin"?)',
+    ),
+    ("no type", _no_type, "object 3: object has no class (set its Class in Tiled"),
+    ("no path", _no_path, 'object 6 "lift": moving_platform needs a property "path"'),
+    ("path name", _path_name, 'object 6 "lift": property "path": no path object is named'),
+    ("path object", _path_object_missing, 'object 6 "lift": property "path": object 99 not found'),
+    ("path kind", _path_int, 'object 6 "lift": property "path": object 3 is a coin, not a path'),
+    ("short path", _short_path, 'object 7 "route": a polyline needs at least 2 points'),
+    ("zero speed", _set_speed(0.0), 'property "speed_px_s" must be a number in 1..100000 px/s'),
+    ("negative", _set_speed(-5, "int"), 'object 6 "lift": moving_platform property "speed_px_s"'),
+    ("speed str", _set_speed("9", "string"), 'property "speed_px_s" must be a number in 1..'),
+    ("declared", _bad_declared_type, "got string 'fast'"),
     ("layer flag", _bad_layer_flag, 'layer "ledges": property "one_way" must be a bool'),
     ("infinite", _infinite, "infinite maps (chunked layers) are not supported"),
-    ("chunks", _chunked, 'layer "solid": infinite maps (chunked layers) are not supported'),
+    ("chunks", _chunked, 'layer "solid": the layer\'s data is not 6 x 4 tiles'),
     ("isometric", _isometric, "only orthogonal maps are supported, this one is 'isometric'"),
-    ("image", _image_missing, 'tileset "embedded": image "missing.png" not found'),
-    ("tileset", _external_tileset("gone.tsj"), 'tileset "gone.tsj": tileset file'),
-    ("tsx", _external_tileset("tiles.tsx"), 'tileset "tiles.tsx": XML tilesets (.tsx)'),
-    ("gid", _unknown_gid, 'layer "decoration": tile at column 1, row 1 has gid 9'),
-    ("data size", _short_data, 'layer "solid": tile data has 23 tiles, expected 24'),
-    ("hazard point", _hazard_point, 'object 5 "spikes": hazard must be a rectangle'),
-    ("rotated", _rotated, 'object 5 "spikes": hazard must not be rotated'),
-    ("path shape", _path_not_polyline, 'object 7 "route": path must be a polyline'),
+    ("image", _image_missing, "missing.png not found"),
+    ("tileset", _external_tileset("gone.tsj"), 'tileset "gone.tsj": tileset file not found'),
+    ("gid", _unknown_gid, 'layer "decoration": the cell at column 1, row 1 uses tile 9'),
+    ("data size", _short_data, 'layer "solid": the layer\'s data is not 6 x 4 tiles'),
+    ("hazard point", _hazard_point, 'object 5 "spikes": a hazard must be a rectangle'),
+    ("rotated", _rotated, 'object 5 "spikes": a hazard must not be rotated'),
+    ("path shape", _path_not_polyline, 'object 7 "route": a path must be a polyline'),
     ("both flags", _both_flags, 'layer "ledges": a tile layer cannot be both solid and one_way'),
-    ("zstd", _zstd, 'layer "solid": zstd compression is not supported'),
-    ("overlap", _overlap, 'layer "ledges": tile at column 5, row 3 is both solid and one_way'),
+    ("zstd", _zstd, "layer \"solid\": 'zstd' compression is not supported"),
+    ("overlap", _overlap, 'layer "ledges": the tile at column 5, row 3 is both solid and one_way'),
 ]
 
 
@@ -441,7 +459,7 @@ def test_error_format_example(tmp_path: Path) -> None:
     _no_path(data)
     path = _write(tmp_path, data)
     assert str(_error_line(path)).startswith(
-        f'level error: {path}: object 6 "lift": moving_platform without a path'
+        f'level error: {path}: object 6 "lift": moving_platform needs a property "path"'
     )
 
 
@@ -474,7 +492,9 @@ def test_external_tileset_image_checked_relative_to_tileset(tmp_path: Path) -> N
     tileset = json.loads((DATA_DIR / "tiles.tsj").read_text(encoding="utf-8"))
     (tmp_path / "sets" / "t.tsj").write_text(json.dumps(tileset), encoding="utf-8")
     path = _write(tmp_path, data)  # tiles.png sits next to the map, not next to the tileset
-    assert 'tileset "sets/t.tsj": image "tiles.png" not found' in _error_line(path)
+    assert f'tileset "tiles", tile 1: image {tmp_path / "sets" / "tiles.png"} not found' in (
+        _error_line(path)
+    )  # the lowest gid the map uses is checked first
     shutil.copy(DATA_DIR / "tiles.png", tmp_path / "sets" / "tiles.png")
     assert load_level(path).solid_tile_count == 8
 
@@ -497,7 +517,7 @@ def test_newlines_in_names_never_break_the_line(tmp_path: Path) -> None:
     data = _base()
     _obj(data, 3).update({"name": "two\nlines", "class": "bogus"})
     line = _error_line(_write(tmp_path, data))
-    assert 'object 3 "two lines": unknown object type "bogus"' in line
+    assert 'object 3 "two lines": unknown object class "bogus"' in line
 
 
 # ---------------------------------------------------------------------------------------------
@@ -521,8 +541,7 @@ def test_cli_summarises_good_levels() -> None:
     lines = out.stdout.splitlines()
     assert len(lines) == 2
     assert "solid 696 tiles -> 18 shapes" in lines[1]
-    assert "coins 12, checkpoints 2" in lines[1]
-    assert "moving platforms 2" in lines[1]
+    assert "checkpoint 2, coin 12, exit 1, hazard 2, moving_platform 2, path 2" in lines[1]
 
 
 def test_cli_error_is_one_line_and_exit_2(tmp_path: Path) -> None:
@@ -534,8 +553,7 @@ def test_cli_error_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert out.stdout == ""
     assert "Traceback" not in out.stderr
     assert out.stderr.splitlines() == [
-        f'level error: {path}: object 6 "lift": path "nowhere" not found '
-        "(no path object has that name)"
+        f'level error: {path}: object 6 "lift": property "path": no path object is named "nowhere"'
     ]
 
 

@@ -330,7 +330,19 @@ def test_snapshot_views_are_read_only() -> None:
 
 
 def test_hash_sees_a_change_to_a_body() -> None:
+    """The hash covers the snapshot: a direct change to a body shows once a step has read it."""
+    world, bodies = moving_world()
+    twin, _ = moving_world()
+    assert world.state_hash() == twin.state_hash()
+    bodies[1].velocity = (0.0, 0.0)
+    assert world.state_hash() == twin.state_hash()  # the hash reads no body
+    world.step(DT_S)
+    twin.step(DT_S)
+    assert world.state_hash() != twin.state_hash()
+
+
+def test_hash_sees_a_teleport_at_once() -> None:
     world, bodies = moving_world()
     before = world.state_hash()
-    bodies[1].velocity = (0.0, 0.0)
+    world.teleport(bodies[1], 5.0, 5.0)
     assert world.state_hash() != before

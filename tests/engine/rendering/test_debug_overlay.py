@@ -42,11 +42,17 @@ def feed(stats: FrameStats, frames: int, interval_ns: int = FRAME_NS, updates: i
         )
 
 
-def render(window: Any, overlay: DebugOverlay, region: tuple[int, int, int, int]) -> np.ndarray:
+def render(
+    window: Any,
+    overlay: DebugOverlay,
+    region: tuple[int, int, int, int],
+    *,
+    from_bottom: bool = False,
+) -> np.ndarray:
     """Clear, draw the overlay in screen space and read back ``region`` as an RGB array."""
     window.clear(color=CLEAR_COLOR)
     window.default_camera.use()
-    overlay.draw(window.width, window.height)
+    overlay.draw(window.width, window.height, from_bottom=from_bottom)
     x_px, y_px, width_px, height_px = region
     image = arcade.get_image(x_px, y_px, width_px, height_px)
     return np.asarray(image.convert("RGB"), dtype=np.int16)
@@ -83,6 +89,19 @@ def test_drawing_changes_the_top_left_only_when_visible(gl_window: Any) -> None:
 
     overlay.toggle()
     assert np.all(render(gl_window, overlay, TOP_LEFT_PX) == CLEAR_COLOR[:3])
+
+
+def test_the_engine_stands_the_panel_on_the_bottom_edge_clear_of_the_hud(gl_window: Any) -> None:
+    """The engine draws it from the bottom: the top rows, where a game's HUD sits, stay clear."""
+    stats = FrameStats(240)
+    feed(stats, 240)
+    overlay = DebugOverlay(stats, visible=True)
+    whole = render(gl_window, overlay, (0, 0, gl_window.width, gl_window.height), from_bottom=True)
+    drawn_rows = np.flatnonzero(np.any(np.any(whole != CLEAR_COLOR[:3], axis=2), axis=1))
+    assert drawn_rows.size
+    top_rows_clear = drawn_rows.min()  # image rows count from the top
+    assert top_rows_clear >= 40  # a HUD of two 9 pt lines at x2 would fit above it
+    assert drawn_rows.max() >= gl_window.height - 1 - overlay.margin_px  # down to the margin
 
 
 def test_a_hitch_is_drawn_in_the_late_colour(gl_window: Any) -> None:

@@ -296,11 +296,23 @@ def test_target_frame_time_uses_the_refresh_with_vsync_on() -> None:
 def test_empty_stats_have_placeholder_lines() -> None:
     stats = FrameStats(240)
     lines = stats.lines()
-    assert len(lines) == 6
+    assert len(lines) == 7
     assert lines[0].startswith("FPS --")
+    assert "cpu/frame --" in lines
     assert stats.fps() == 0.0
     assert stats.mean_ms() == 0.0
     assert len(stats.intervals_ms()) == 0
+
+
+def test_cpu_line_averages_tick_and_draw_time() -> None:
+    stats = FrameStats(4)
+    stats.record_cpu(1_000_000, 3_000_000)
+    stats.record_cpu(3_000_000, 5_000_000)
+    assert stats.cpu_ms() == pytest.approx((2.0, 4.0))
+    assert "cpu/frame 6.00 ms (ticks 2.00, draw 4.00)" in stats.lines()
+    for _ in range(4):  # the window forgets the first two frames
+        stats.record_cpu(0, 1_000_000)
+    assert stats.cpu_ms() == pytest.approx((0.0, 1.0))
 
 
 def test_clear_forgets_everything() -> None:

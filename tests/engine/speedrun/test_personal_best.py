@@ -136,6 +136,8 @@ def test_json_round_trip_property(runs: dict[str, list[int]]) -> None:
     [
         lambda d: d.update(format="something-else"),
         lambda d: d.update(version=2),
+        lambda d: d.update(version=True),
+        lambda d: d.update(version=1.0),
         lambda d: d.update(categories=[]),
         lambda d: d["categories"][CATEGORY]["personal_best"].update(total_ticks="5400"),
         lambda d: d["categories"][CATEGORY]["personal_best"].update(total_ticks=True),

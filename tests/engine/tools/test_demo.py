@@ -105,3 +105,20 @@ def test_a_stall_is_dropped_by_the_hitch_guard(make_engine: Any) -> None:
     after = [engine.run_frame().updates for _ in range(10)]
     assert after == [1] * 10  # no backlog: one tick per frame again at once
     assert engine.pacer.ticks == ticks + 1 + cap + 10
+
+
+def test_esc_quits_the_demo(make_engine: Any) -> None:
+    from engine.input.snapshot import InputSnapshot
+
+    engine, scene = make_engine(60)
+    engine.run_frame()
+    bit = engine.actions.bit("pause")  # [input] pause: Esc and P
+    scene.on_tick(1, InputSnapshot(engine.actions, bit, bit))
+    assert engine.closed
+
+
+def test_the_demo_window_has_its_own_title_unless_one_is_set() -> None:
+    from engine.tools.demo import TITLE, titled
+
+    assert titled(load_config(None)).video.title == TITLE == "Engine demo"
+    assert titled(load_config(None, ['video.title="Mine"'])).video.title == "Mine"

@@ -91,3 +91,27 @@ def test_bad_config_file_names_the_file_key_value_and_allowed(tmp_path: Path) ->
     line = out.stderr.strip()
     assert "game.toml" in line and "timing.max_updates_per_frame" in line and "= 0" in line
     assert "1 <= x <= 100" in line
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="watches /proc")
+def test_sigterm_ends_the_demo_with_its_summary() -> None:
+    import signal
+
+    from tests.game.test_game_cli import started
+
+    env = no_display_env()
+    env["ARCADE_HEADLESS"] = "1"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engine.tools.demo", "--headless", "--frames", "999999", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    started(process)
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 143 and stderr == ""
+    summary = json.loads(stdout)
+    assert summary["stopped_by"] == "SIGTERM" and summary["frames"] < 999999

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.input.snapshot import ActionMap, InputSnapshot
-from game.menus import Menu
+from engine.runtime.menu import Menu, MenuItem
 
 ACTIONS = ActionMap(("up", "down", "jump", "confirm", "pause"))
 
@@ -55,3 +55,22 @@ def test_a_game_without_confirm_or_up_still_works() -> None:
 def test_a_menu_needs_items() -> None:
     with pytest.raises(ValueError, match="at least one item"):
         Menu([])
+
+
+def test_a_setting_changes_with_left_and_right_and_reports_its_key() -> None:
+    actions = ActionMap(("up", "down", "left", "right", "jump", "confirm"))
+    menu = Menu([MenuItem("music", "Music", ("0%", "50%", "100%"), 1), MenuItem("back", "Back")])
+    assert menu.items[0].text == "Music:  < 50% >"
+    assert menu.handle(pressed("right", action_map=actions)) == "music"
+    assert menu.item("music").value == "100%"
+    assert menu.handle(pressed("right", action_map=actions)) == "music"  # wraps around
+    assert menu.item("music").value == "0%"
+    assert menu.handle(pressed("left", action_map=actions)) == "music"
+    assert menu.item("music").value == "100%"
+    assert menu.handle(pressed("confirm", action_map=actions)) == "music"  # steps forward
+    assert menu.item("music").value == "0%"
+    menu.handle(pressed("down", action_map=actions))
+    assert menu.handle(pressed("right", action_map=actions)) is None  # a plain item ignores it
+    assert menu.handle(pressed("jump", action_map=actions)) == "back"
+    with pytest.raises(KeyError):
+        menu.item("nope")

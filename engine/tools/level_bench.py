@@ -1,0 +1,84 @@
+"""Benchmark section ``levels``: what one tick of each bundled level costs, entities included.
+
+Each bundled replay (``levels/replays/levelN.replay``) is played on the sample game's pure
+simulation (:class:`game.world_builder.LevelWorld`: physics, the player and every entity, no
+drawing), timing every tick with ``perf_counter_ns``. A row gives the level's live entities and
+physics bodies at the start, and the median, 99th percentile and mean tick in milliseconds; the
+busiest level (the most entities) is marked. The state hash is left out of the timing: it is
+the replay's check, not part of a tick.
+
+This is a developer tool of this template (it imports the sample game); ``python -m engine new``
+does not copy it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
+    """Play every bundled replay on the simulation and time its ticks.
+
+    Returns:
+        One row per level: ``level``, ``ticks``, ``entities``, ``bodies``, ``median_ms``,
+        ``p99_ms``, ``mean_ms`` and ``busiest`` (True for the level with the most entities).
+    """
+    from engine.config import InputConfig, game_action_names
+    from engine.input.replay import ReplayVerifier, load_replay
+    from engine.input.snapshot import ActionMap
+    from game.movement import PlayerTuning
+    from game.world_builder import LevelWorld
+
+    actions = ActionMap(game_action_names(InputConfig()))
+    rows: list[dict[str, Any]] = []
+    levels_dir = REPO_ROOT / "levels"
+    for replay_path in sorted((levels_dir / "replays").glob("level*.replay")):
+        replay = load_replay(replay_path)
+        world = LevelWorld.load(levels_dir / replay.level_id, PlayerTuning(), 1 / 60)
+        entities, bodies = len(world.entities), len(world.physics)
+        inputs = ReplayVerifier(replay).player(actions)
+        samples_ns: list[int] = []
+        for _ in range(replay.tick_count):
+            snapshot = inputs.sample()
+            start_ns = time.perf_counter_ns()
+            world.tick(snapshot)
+            samples_ns.append(time.perf_counter_ns() - start_ns)
+        samples_ns.sort()
+        rows.append(
+            {
+                "level": world.level.name,
+                "file": replay.level_id,
+                "ticks": replay.tick_count,
+                "entities": entities,
+                "bodies": bodies,
+                "median_ms": round(statistics.median(samples_ns) / 1e6, 4),
+                "p99_ms": round(samples_ns[int(0.99 * (len(samples_ns) - 1))] / 1e6, 4),
+                "mean_ms": round(statistics.fmean(samples_ns) / 1e6, 4),
+                "busiest": False,
+            }
+        )
+    if rows:
+        max(rows, key=lambda row: row["entities"])["busiest"] = True
+    return rows
+
+
+def format_levels(rows: list[dict[str, Any]]) -> str:
+    """The ``levels`` section as a text table."""
+    lines = [
+        "levels: one simulation tick of each bundled level, replaying its bundled replay",
+        f"{'level':<22} {'ticks':>6} {'entities':>9} {'bodies':>7} {'median ms':>10} "
+        f"{'p99 ms':>8} {'mean ms':>8}",
+    ]
+    for row in rows:
+        mark = "  <- busiest" if row["busiest"] else ""
+        lines.append(
+            f"{row['level']:<22} {row['ticks']:>6} {row['entities']:>9} {row['bodies']:>7} "
+            f"{row['median_ms']:>10.4f} {row['p99_ms']:>8.4f} {row['mean_ms']:>8.4f}{mark}"
+        )
+    return "\n".join(lines)

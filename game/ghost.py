@@ -1,0 +1,102 @@
+"""The ghost: the personal best's attempt at a level, played again beside the player.
+
+With ``[speedrun] ghost = true`` each level of a run shows a translucent copy of the player
+where the personal best's player was at the same level tick. Nothing of the ghost is stored as
+positions: the personal best's run file (:mod:`game.run_file`) holds the inputs of the attempt
+that completed each level, and :class:`Ghost` re-simulates that attempt in **lockstep**, a
+second :class:`~game.world_builder.LevelWorld` of the same level ticked with the recorded input
+each time the player's level ticks. A deterministic simulation needs nothing more: the same
+inputs on the same level and settings give the same path, tick for tick.
+
+The ghost is drawing only. Its world is its own (its own pymunk space, entities, coins and
+enemies), so it never touches the player's: the state hash, the replay and the run file are the
+same with the ghost on or off (``tests/game/test_ghost.py`` checks it). Only its player is drawn
+(:class:`~game.level_scene.LevelScene`), translucent.
+
+Where the ghost comes from: when a valid run sets a personal best, :class:`~game.speedrun.Speedrun`
+keeps a copy of its run file as the category's *ghost file* (:func:`ghost_path`);
+:func:`ghost_replays` reads it back (bounded and checked like any run file) and picks, for each
+level, the attempt that completed it. A ghost file made with other settings, or on a level file
+that has changed since, gives no ghost for that level rather than a wrong one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from engine.input.replay import Replay, ReplayError, ReplayVerifier, hash_level_file, parse_replay
+from engine.input.snapshot import ActionMap, InputPlayer
+from engine.levels import Level
+from game.run_file import RunFileError, RunSettings, load_run
+from game.world_builder import LevelWorld
+
+__all__ = ["GHOST_DIR", "Ghost", "ghost_path", "ghost_replays"]
+
+GHOST_DIR = "ghosts"
+"""The folder in the data directory holding one ghost file per records category."""
+
+
+def ghost_path(data_dir: Path, category: str) -> Path:
+    """The ghost file of a records category (its name is a hash: categories contain ``/``)."""
+    digest = hashlib.blake2b(category.encode("utf-8"), digest_size=8).hexdigest()
+    return data_dir / GHOST_DIR / f"pb-{digest}.run.json"
+
+
+def ghost_replays(path: Path, levels_dir: Path, settings: RunSettings) -> dict[str, Replay]:
+    """The completing attempt of each level in a ghost file, by level file name.
+
+    Levels whose file changed since (another level hash) are left out, and so is everything
+    when the file was played with other settings or cannot be read: no ghost is better than a
+    ghost that walks through walls.
+    """
+    try:
+        run = load_run(path)
+    except RunFileError:
+        return {}
+    if run.settings != settings:
+        return {}
+    replays: dict[str, Replay] = {}
+    for attempt in run.attempts:
+        if attempt.outcome != "complete" or Path(attempt.level).name != attempt.level:
+            continue
+        try:
+            replay = parse_replay(attempt.replay_text.encode("utf-8", "surrogatepass"))
+            level_hash = hash_level_file(levels_dir / attempt.level)
+        except (ReplayError, OSError):
+            continue
+        if replay.level_hash == level_hash and replay.level_id == attempt.level:
+            replays[attempt.level] = replay
+    return replays
+
+
+class Ghost:
+    """A level's simulation replaying recorded inputs, one tick per tick of the player's level.
+
+    Args:
+        level: The level, scaled as the player's (``LevelScene.level``).
+        replay: The inputs to play (the personal best's attempt at this level).
+        settings: The settings it plays with (the run's: tick rate, ``[player]``, ``[physics]``).
+        action_map: The game's actions (the replay's must be a prefix).
+
+    Attributes:
+        world: The ghost's own world.
+    """
+
+    def __init__(
+        self, level: Level, replay: Replay, settings: RunSettings, action_map: ActionMap
+    ) -> None:
+        self.world = LevelWorld(
+            level, settings.player, settings.tick_rate.step_s, physics=settings.physics
+        )
+        self._inputs: InputPlayer = ReplayVerifier(replay).player(action_map)
+
+    @property
+    def finished(self) -> bool:
+        """The ghost reached the exit (it stays there) or its inputs ran out."""
+        return self.world.completed or self._inputs.finished
+
+    def tick(self) -> None:
+        """Advance one tick with the next recorded input (nothing once finished)."""
+        if not self.finished:
+            self.world.tick(self._inputs.sample())

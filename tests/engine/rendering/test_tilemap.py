@@ -1,0 +1,66 @@
+"""The tile map view: layers placed where Tiled puts them, parallax, tick-driven animation."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engine.levels import load_level
+from engine.rendering.tilemap import TileMapView, frame_at, frames_in_ticks
+
+pytestmark = pytest.mark.gl
+
+DATA = Path(__file__).resolve().parents[1] / "levels" / "data"
+
+
+def map_with_image_layer(tmp_path: Path, parallax: tuple[float, float] = (1.0, 1.0)) -> Path:
+    """small.json (6 x 4 tiles of 16 px) plus a 96 x 64 image layer whose bottom half is clear."""
+    for name in ("small.json", "tiles.png"):
+        shutil.copy(DATA / name, tmp_path / name)
+    picture = Image.new("RGBA", (96, 64), (0, 0, 0, 0))
+    picture.paste((255, 255, 255, 255), (0, 0, 96, 32))  # only the top half is opaque
+    picture.save(tmp_path / "clouds.png")
+    data = json.loads((tmp_path / "small.json").read_text())
+    layer = {
+        "id": 99, "name": "clouds", "type": "imagelayer", "image": "clouds.png",
+        "opacity": 1, "visible": True, "x": 0, "y": 0, "offsetx": 0, "offsety": 0,
+        "parallaxx": parallax[0], "parallaxy": parallax[1],
+    }  # fmt: skip
+    data["layers"].insert(0, copy.deepcopy(layer))
+    path = tmp_path / "with_image.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_an_image_layer_sits_at_its_offset_even_with_a_clear_bottom(
+    gl_window: Any, tmp_path: Path
+) -> None:
+    level = load_level(map_with_image_layer(tmp_path))
+    view = TileMapView(level, 1 / 60)
+    clouds = view.layers[0]
+    assert clouds.name == "clouds"
+    (sprite,) = list(clouds.sprites)
+    # The map is 64 px tall and the image 64 px: its bottom-left is the level's bottom-left,
+    # although its lower half is transparent (arcade's default hit box would lift it 32 px).
+    assert (sprite.center_x, sprite.center_y, sprite.width, sprite.height) == (48, 32, 96, 64)
+
+
+def test_tile_sprites_fill_their_cells(gl_window: Any) -> None:
+    level = load_level(DATA / "small.json")
+    view = TileMapView(level, 1 / 60)
+    solid = next(layer for layer in view.layers if layer.name == "solid")
+    for sprite in solid.sprites:
+        assert (sprite.center_x - 8) % 16 == 0 and (sprite.center_y - 8) % 16 == 0
+        assert (sprite.width, sprite.height) == (16, 16)
+
+
+def test_animation_frames_are_whole_ticks() -> None:
+    frames = frames_in_ticks(((1, 100), (2, 50), (3, 16)), 1000 / 60)
+    assert frames == [(1, 6), (2, 3), (3, 1)]
+    assert [frame_at(frames, tick) for tick in (0, 5, 6, 8, 9)] == [0, 0, 1, 1, 2]
