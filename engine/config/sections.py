@@ -74,8 +74,9 @@ class VideoConfig:
     vsync: bool = setting(True, "Wait for the display's vertical blank before showing a frame.")
     fps_limit: float = setting(
         0.0,
-        "Frame rate cap in frames per second; 0 matches the tick rate when vsync is off "
-        "or not honoured.",
+        "Frame rate cap in frames per second; 0 paces at the display's refresh rate (the tick "
+        "rate if the OS reports none) when vsync is off, not honoured, or the display is "
+        "variable-refresh.",
         min=1,
         max=1000,
         also_allowed=(0,),

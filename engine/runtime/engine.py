@@ -8,23 +8,30 @@ monitor simulator (``python -m engine.tools.monitor_sim``) proves:
 1. poll window events (keys become per-tick input through :class:`~engine.input.snapshot.InputSampler`);
 2. ask the pacer how many fixed ticks to run; run them (:meth:`Scene.on_tick`);
 3. render with ``alpha`` (:meth:`Scene.on_render`), then the F3 overlay;
-4. in ``--headless`` runs, or when vsync is off, sleep to the limiter deadline;
+4. when vsync is off, sleep to the limiter deadline; with vsync, hold a frame that would otherwise
+   flip a vblank earlier than planned (see :mod:`engine.timing.present_plan`);
 5. ``flip()``, and take the present timestamp the vsync detector learns from.
 
 Vsync is requested by default (``[video] vsync``); whether the driver honours it is decided from the
-present timestamps, and when it does not, the frame limiter paces presents. The hitch guard drops a
-window drag, a debugger pause or a level load (call :meth:`Engine.resync` after loading).
+present timestamps, how long ``flip()`` blocked and the refresh rate the OS reports for the screen
+mode (:func:`reported_refresh_hz`, a prior the timestamps must confirm). When vsync is off, not
+honoured, or the panel is variable-refresh, the frame limiter paces presents at that refresh rate,
+capped by ``[video] fps_limit`` (the tick rate when the OS reports none), and interpolation shows
+motion between ticks. The hitch guard drops a window drag, a debugger pause or a level load (call
+:meth:`Engine.resync` after loading).
 
 Headless (``ARCADE_HEADLESS=1`` or ``--headless``): the same loop renders offscreen with a
 :class:`~engine.runtime.virtual_display.VirtualDisplay`: a virtual clock that advances one simulated
-refresh per frame (``display_hz``), as fast as the machine allows, or in wall time with
-``realtime``.
+refresh per frame (``display_hz``, which then stands in for the OS's report), as fast as the machine
+allows, or in wall time with ``realtime``.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import arcade
@@ -50,6 +57,7 @@ from engine.timing import (
     RealClock,
     TickRate,
     TimingMode,
+    VsyncDetector,
 )
 from engine.timing.clock import NS_PER_S
 
@@ -64,6 +72,37 @@ def pacer_settings(config: Config) -> PacerSettings:
         max_updates_per_frame=timing.max_updates_per_frame,
         lock_tolerance=timing.lock_tolerance,
     )
+
+
+def reported_refresh_hz(window: arcade.Window) -> float | None:
+    """The refresh rate the OS reports for the window's screen mode, or ``None``.
+
+    pyglet 2.1 gives it as ``window.screen.get_mode().rate`` (whole Hz on some platforms, so a
+    59.94 Hz mode may say 60; fractional where the OS says so). A headless window has no mode.
+    Anything unusable (missing, not finite, outside 20-1000 Hz) is ``None``: the refresh rate is
+    then measured from the timestamps alone.
+    """
+    try:
+        mode = window.screen.get_mode()
+    except Exception:  # a platform without modes, or a closed display
+        return None
+    rate = getattr(mode, "rate", None)
+    if not isinstance(rate, int | float) or not math.isfinite(rate) or not 20 <= rate <= 1000:
+        return None
+    return float(rate)
+
+
+def limiter_rate_hz(display_hz: float | None, tick_rate: TickRate, fps_limit: float) -> Fraction:
+    """What the frame limiter paces at when vsync is off, not honoured or variable-refresh.
+
+    The display's refresh rate (``display_hz``, as the OS reports it), so that a 144 Hz panel shows
+    144 interpolated frames a second; the tick rate when it is unknown; never more than
+    ``fps_limit`` (0: no cap).
+    """
+    rate = TickRate.from_hz(display_hz).rate_hz if display_hz else tick_rate.rate_hz
+    if fps_limit:
+        rate = min(rate, TickRate.from_hz(fps_limit).rate_hz)
+    return rate
 
 
 class Engine:
@@ -104,12 +143,14 @@ class Engine:
                 self.clock, window.flip, display_hz, vsync=vsync
             )
             present = self.display.present
+            #: The refresh rate the OS reports (the virtual display's, headless), or ``None``.
+            self.reported_hz: float | None = display_hz
         else:
             self.display = None
             window.set_vsync(vsync)
             present = window.flip
-        fps_limit = config.video.fps_limit
-        limiter_hz = TickRate.from_hz(fps_limit).rate_hz if fps_limit else self.tick_rate.rate_hz
+            self.reported_hz = reported_refresh_hz(window)
+        limiter_hz = limiter_rate_hz(self.reported_hz, self.tick_rate, config.video.fps_limit)
         self.loop = GameLoop(
             clock=self.clock,
             pacer=self.pacer,
@@ -117,6 +158,7 @@ class Engine:
             render=self._render,
             present=present,
             poll_events=self._poll_events,
+            detector=VsyncDetector(nominal_hz=self.reported_hz),
             limiter=FrameLimiter(limiter_hz),
             limit_when=LimitWhen.AUTO if vsync else LimitWhen.ALWAYS,
             probe_frames=probe_frames,

@@ -9,8 +9,11 @@ Modules, one concept each:
 * :mod:`~engine.timing.tick_rate` — a tick rate as an exact fraction; time in integer units.
 * :mod:`~engine.timing.pacer` — the per-frame decision: ticks to run, alpha, dropped time; the
   ``strict``, ``locked``, ``interpolated`` and ``auto`` policies and the hitch guard.
-* :mod:`~engine.timing.vsync` — vsync on/off and the refresh rate, from present timestamps.
-* :mod:`~engine.timing.limiter` — absolute-deadline frame limiter with an adaptive interval.
+* :mod:`~engine.timing.vsync` — vsync on/off and the refresh rate, from present timestamps, how long
+  presents blocked and the OS's nominal refresh rate.
+* :mod:`~engine.timing.limiter` — absolute-deadline frame limiter.
+* :mod:`~engine.timing.present_plan` — when each frame will be shown (a vblank or a deadline), so
+  it is rendered for that moment; vsync holds and the checks that keep the verdict honest.
 * :mod:`~engine.timing.game_loop` — the loop object tying them together.
 """
 
@@ -24,6 +27,13 @@ from engine.timing.pacer import (
     FrameTime,
     PacerSettings,
     TimingMode,
+)
+from engine.timing.present_plan import (
+    PlanKind,
+    PlanSettings,
+    PresentPlan,
+    PresentPlanner,
+    WorkEstimate,
 )
 from engine.timing.tick_rate import TickRate
 from engine.timing.vsync import PresentEstimate, VsyncDetector, VsyncSettings
@@ -44,10 +54,15 @@ __all__ = [
     "ManualClock",
     "PacerSettings",
     "PacingPolicy",
+    "PlanKind",
+    "PlanSettings",
     "PresentEstimate",
+    "PresentPlan",
+    "PresentPlanner",
     "RealClock",
     "TickRate",
     "TimingMode",
     "VsyncDetector",
     "VsyncSettings",
+    "WorkEstimate",
 ]

@@ -4,12 +4,20 @@ Each call to :meth:`GameLoop.run_frame` is one frame::
 
     frame start = the timestamp taken right after the previous present
     poll_events()                                   # once per frame
+    plan = planner.plan(frame start)                # when this frame will be shown
     decision = pacer.advance(frame time)            # how many ticks, alpha, dropped time
     fixed_update(tick) x decision.updates           # the only place game state changes
     render(alpha)                                   # draws, never changes state
-    sleep until the limiter's deadline              # only when vsync is off or not honoured
+    sleep until plan.issue_ns                       # limiter deadline, or a vsync hold
     present()                                       # flip(); blocks for the vblank with vsync
     detector.observe(timestamp, time spent in present)
+
+The frame's time given to the pacer is the moment its image will be shown, minus the usual frame
+interval (see :mod:`engine.timing.present_plan`): in a steady cadence that is exactly the previous
+present's vblank (vsync on) or deadline (vsync off), and a frame that will be shown a vblank later
+than usual is rendered a vblank further on, so what is on screen always matches when it is on
+screen. While the verdict is undecided, frames present at once and use the previous present's
+place on the vblank grid.
 
 The window supplies a :class:`~engine.timing.clock.RealClock` and a real ``flip()``; the monitor
 simulator supplies a :class:`~engine.timing.clock.ManualClock` and a simulated display. Both run
@@ -19,6 +27,10 @@ Before the first game frame the loop *probes* the display: ``probe_frames`` pres
 (nothing rendered, no ticks) let the vsync detector see the raw refresh even when rendering later
 takes longer than one refresh period. Probe frames are reported with ``probe=True`` and are not
 part of game time.
+
+``planned=False`` runs the loop without a planner, as the seeds' loops ran: presents are issued at
+once, or at the limiter's deadline decided after the frame's work (seed 000); the monitor simulator
+runs its baselines that way.
 """
 
 from __future__ import annotations
@@ -31,10 +43,12 @@ from typing import Protocol
 from engine.timing.clock import Clock
 from engine.timing.limiter import FrameLimiter
 from engine.timing.pacer import FrameDecision, FrameTime, TimingMode
+from engine.timing.present_plan import FREE_PLAN, PlanKind, PlanSettings, PresentPlanner
 from engine.timing.vsync import VsyncDetector
 
-#: A limiter-paced present that returns at most this long after its deadline counts as presented on
-#: the deadline (its noise-free time). A software swap (Mesa llvmpipe under X11) takes 1.5-6 ms.
+#: Without a planner, a limiter-paced present that returns at most this long after its deadline
+#: counts as presented on the deadline (its noise-free time). A software swap (Mesa llvmpipe under
+#: X11) takes 1.5-6 ms.
 DEADLINE_LATE_NS = 4_000_000
 #: ... or at most this long before it (clock granularity).
 DEADLINE_EARLY_NS = 500_000
@@ -53,9 +67,13 @@ class PacingPolicy(Protocol):
 class LimitWhen(StrEnum):
     """When the frame limiter paces presents."""
 
-    AUTO = "auto"  # when vsync was not requested or the detector says it is off
-    ALWAYS = "always"
+    AUTO = "auto"  # when the detector says vsync is off (or a variable-refresh panel)
+    ALWAYS = "always"  # vsync was not requested
     NEVER = "never"
+
+
+# module constants: an enum member looked up on its class costs more than a global, per frame
+AUTO, ALWAYS, PACED = LimitWhen.AUTO, LimitWhen.ALWAYS, PlanKind.PACED
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +87,15 @@ class FrameReport:
         alpha: Interpolation factor rendered with.
         dropped_ns: Time dropped by the hitch guard at this frame.
         mode: Policy that decided the frame.
-        ready_ns: Timestamp just before present (after render and any limiter sleep).
+        ready_ns: Timestamp just before present (after render and any limiter sleep or hold).
         present_ns: Timestamp just after present.
-        deadline_ns: Limiter deadline, if the limiter paced this frame.
+        deadline_ns: When the present was issued on purpose (limiter deadline, check or hold), if
+            it waited.
         vsync: Detector verdict after this present.
         refresh_hz: Detector refresh estimate after this present.
         probe: True for a start-up probe frame (no ticks, no render).
+        plan: How the present was planned (a :class:`~engine.timing.present_plan.PlanKind` value).
+        display_ns: When the frame was planned to be shown, if planned.
     """
 
     index: int
@@ -89,10 +110,12 @@ class FrameReport:
     vsync: bool | None
     refresh_hz: float | None
     probe: bool = False
+    plan: str = ""
+    display_ns: int | None = None
 
 
 class GameLoop:
-    """Runs frames: pacing decision, fixed updates, render, limiter, present, vsync detection.
+    """Runs frames: present plan, pacing decision, fixed updates, render, present, vsync detection.
 
     Args:
         clock: Time source (real or manual).
@@ -102,10 +125,13 @@ class GameLoop:
         present: Shows the frame (``flip()``).
         poll_events: Called once at the start of every frame (pump OS events).
         detector: Vsync detector fed with every present.
-        limiter: Frame limiter used when vsync is off (see ``limit_when``).
+        limiter: Frame limiter used when vsync is off (see ``limit_when``); its target should be the
+            display's refresh rate (capped by the game's frame rate limit).
         limit_when: When the limiter paces presents.
         probe_frames: Present-only frames run before the first game frame.
         probe: What a probe frame shows (defaults to ``present``).
+        planned: Plan every present (see the module docstring); ``False`` runs as the seeds did.
+        plan_settings: Tuning of the planner.
     """
 
     def __init__(
@@ -122,12 +148,16 @@ class GameLoop:
         limit_when: LimitWhen = LimitWhen.AUTO,
         probe_frames: int = 30,
         probe: Callable[[], None] | None = None,
+        planned: bool = True,
+        plan_settings: PlanSettings | None = None,
     ) -> None:
         self.clock = clock
         self.pacer = pacer
         self.detector = detector or VsyncDetector()
         self.limiter = limiter
         self.limit_when = LimitWhen(limit_when)
+        #: The present planner, or ``None`` when the loop runs unplanned.
+        self.planner = PresentPlanner(self.detector, limiter, plan_settings) if planned else None
         self._fixed_update = fixed_update
         self._render = render
         self._present = present
@@ -141,7 +171,7 @@ class GameLoop:
 
     @property
     def frame_time(self) -> FrameTime:
-        """What is known about the current frame's start (valid from ``poll_events`` to ``present``)."""
+        """What is known about the current frame (valid from ``poll_events`` to ``present``)."""
         return self._frame
 
     @property
@@ -155,33 +185,64 @@ class GameLoop:
         """Run one frame (or one start-up probe) and report it."""
         if self._probes_left:
             return self._run_probe()
+        clock = self.clock
+        detector = self.detector
+        planner = self.planner
         frame = self._frame
         if self._poll_events is not None:
             self._poll_events()
+        limiter = self.limiter
+        limit_when = self.limit_when
+        limiting = limiter is not None and (
+            limit_when is ALWAYS or (limit_when is AUTO and detector.verdict is False)
+        )
+        if limiting and not self._limiting and limiter is not None:
+            limiter.reset()  # a new grid from this frame on
+        self._limiting = limiting
+        if planner is None:
+            plan = FREE_PLAN
+        else:
+            # checks keep a wrong "vsync off" from sealing itself; with vsync not requested
+            # (ALWAYS) there is no verdict to undo, and the presents stay on their even grid
+            plan = planner.plan(frame.real_ns, limiting=limiting, checks=limit_when is AUTO)
+        if plan.display_ns is not None:
+            frame = FrameTime(
+                frame.real_ns,
+                plan.display_ns - plan.lead_ns,
+                plan.vblanks,
+                frame.vsync,
+                frame.refresh_hz,
+            )
+            self._frame = frame
         decision = self.pacer.advance(frame)
         fixed_update = self._fixed_update
         for tick in range(decision.first_tick, decision.first_tick + decision.updates):
             fixed_update(tick)
         self._render(decision.alpha)
-        deadline_ns = None
-        limiting = self.limiting
-        if limiting and self.limiter is not None:
-            if not self._limiting:
-                self.limiter.reset()
-            deadline_ns = self.limiter.deadline(frame.real_ns, self.clock.now_ns())
-            self.clock.sleep_until(deadline_ns)
-        self._limiting = limiting
-        ready_ns = self.clock.now_ns()
+        issue_ns = plan.issue_ns
+        if planner is not None:
+            planner.finished(clock.now_ns() - frame.real_ns)
+        elif limiting and limiter is not None:
+            issue_ns = limiter.deadline(frame.real_ns, clock.now_ns())
+        if issue_ns is not None:
+            clock.sleep_until(issue_ns)
+        ready_ns = clock.now_ns()
         self._present()
-        present_ns = self.clock.now_ns()
-        detector = self.detector
-        estimate = detector.observe(present_ns, present_ns - ready_ns)
-        smooth_ns = estimate.smooth_ns
-        if (
-            deadline_ns is not None
-            and -DEADLINE_EARLY_NS <= present_ns - deadline_ns <= DEADLINE_LATE_NS
-        ):
-            smooth_ns = deadline_ns
+        present_ns = clock.now_ns()
+        if planner is not None:
+            paced = plan.kind is PACED
+            estimate = detector.observe(present_ns, present_ns - ready_ns, paced=paced)
+            smooth_ns = estimate.smooth_ns
+            planner.shown(estimate)
+        else:
+            estimate = detector.observe(
+                present_ns, present_ns - ready_ns, paced=issue_ns is not None
+            )
+            smooth_ns = estimate.smooth_ns
+            if issue_ns is not None and (
+                -DEADLINE_EARLY_NS <= present_ns - issue_ns <= DEADLINE_LATE_NS
+            ):
+                smooth_ns = issue_ns
         verdict = detector.verdict
         refresh_hz = detector.refresh_hz
         self._frame = FrameTime(present_ns, smooth_ns, estimate.vblanks, verdict, refresh_hz)
@@ -194,9 +255,12 @@ class GameLoop:
             decision.mode,
             ready_ns,
             present_ns,
-            deadline_ns,
+            issue_ns,
             verdict,
             refresh_hz,
+            False,
+            plan.kind,  # a StrEnum: its value, without the enum lookup per frame
+            plan.display_ns,
         )
         self.frames += 1
         return report
@@ -207,6 +271,8 @@ class GameLoop:
         self._probe()
         present_ns = self.clock.now_ns()
         estimate = self.detector.observe(present_ns, present_ns - ready_ns, probe=True)
+        if self.planner is not None:
+            self.planner.shown(estimate)
         self._frame = FrameTime(real_ns=present_ns, smooth_ns=estimate.smooth_ns)
         return FrameReport(
             index=-1,
@@ -230,5 +296,7 @@ class GameLoop:
             resync()
         if self.limiter is not None:
             self.limiter.reset()
+        if self.planner is not None:
+            self.planner.reset()
         # The next frame starts now, so the load's duration lands in its delta and is dropped.
         self._frame = FrameTime(self.clock.now_ns())

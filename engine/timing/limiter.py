@@ -8,11 +8,17 @@ and presenting at irregular times. The limiter gives every frame a deadline to p
   lateness to the next frame (phase creep); absolute deadlines forget it.
 * **Sleep, then spin.** :meth:`engine.timing.clock.RealClock.sleep_until` sleeps all but the last
   millisecond and spins the rest, so presents land within microseconds of their deadline.
-* **Adaptive interval** (seed 000): when a frame's work overruns the interval, the interval grows to
-  1.2 x the work, a rate the machine can hold, instead of presenting late, early, late; while there is
-  slack it shrinks back slowly (by ``shrink_fraction`` of the excess per frame) towards the target.
-  After an overrun the grid restarts from the late frame, so a hitch never causes a burst of
-  catch-up frames.
+* **Planned at the frame's start** (:meth:`FrameLimiter.plan`, what the game loop uses): the
+  deadline is fixed before the frame's work, from an estimate of how long the work takes, so the
+  frame can be rendered for the moment it will be shown. A frame whose work cannot make the next
+  deadline is presented as soon as it is ready, and the grid restarts there: a hitch never causes
+  a burst of catch-up frames, and a machine slower than the target presents as fast as it can (a
+  variable-refresh panel then refreshes at the rate the game renders).
+* **Adaptive interval** (seed 000, :meth:`FrameLimiter.deadline`, decided after the work; kept for
+  the ``adaptive_interval`` baseline of the monitor simulator): when a frame's work overruns the
+  interval, the interval grows to 1.2 x the work, a rate the machine can hold, instead of
+  presenting late, early, late; while there is slack it shrinks back slowly (by
+  ``shrink_fraction`` of the excess per frame) towards the target.
 """
 
 from __future__ import annotations
@@ -70,8 +76,31 @@ class FrameLimiter:
         self._origin_ns = None
         self._index = 0
 
+    def plan(self, frame_start_ns: int, ready_ns: int) -> tuple[int, bool]:
+        """Fix the current frame's deadline at its start, for work expected to end at ``ready_ns``.
+
+        Args:
+            frame_start_ns: When this frame's work begins (the previous present).
+            ready_ns: When the work is expected to be done.
+
+        Returns:
+            ``(deadline_ns, on_grid)``: the next deadline of the grid at :attr:`interval_ns`, or
+            ``(ready_ns, False)`` when the work cannot make it (the grid then restarts there).
+        """
+        if self._origin_ns is None:
+            self._origin_ns = frame_start_ns
+            self._index = 0
+        self._index += 1
+        interval = self.interval_ns  # exact: integer arithmetic, no Fraction per frame
+        deadline_ns = self._origin_ns + self._index * interval.numerator // interval.denominator
+        if deadline_ns < ready_ns:
+            self._origin_ns = ready_ns
+            self._index = 0
+            return ready_ns, False
+        return deadline_ns, True
+
     def deadline(self, frame_start_ns: int, now_ns: int) -> int:
-        """Return the deadline to present the current frame at.
+        """Return the deadline to present the current frame at, decided after its work (seed 000).
 
         Args:
             frame_start_ns: When this frame's work began (the previous present).

@@ -98,9 +98,12 @@ class FrameTime(NamedTuple):
 
     Attributes:
         real_ns: Raw timestamp taken after the previous present returned.
-        smooth_ns: The same moment with measurement noise removed (the vsync grid's time for that
-            present, or the limiter deadline it was paced to), if known.
-        vblanks: Vblank periods between the two previous presents, if both lie on the vsync grid.
+        smooth_ns: The frame's time without measurement noise, if known: when its image will be
+            shown (a vblank on the vsync grid, or the limiter's deadline) minus the usual frame
+            interval, as :mod:`engine.timing.present_plan` plans it; in a steady cadence, the
+            previous present's vblank or deadline.
+        vblanks: Vblank periods between this frame's planned vblank and the previous frame's, or
+            between the two previous presents, if known.
         vsync: The detector's verdict (``None`` while undecided).
         refresh_hz: The detector's refresh estimate while vsync is judged on.
     """

@@ -1,26 +1,50 @@
 """Vsync detection from present timestamps: is presentation locked to a display refresh, and at what rate?
 
 No OS call says whether vsync is really on: the application may ask for it and the driver may ignore
-the request. What the game *can* see is when each ``flip()`` returns. The detector looks at two facts
-about those timestamps:
+the request. What the game *can* see is when each ``flip()`` is called and when it returns. The
+detector uses three signals:
 
-1. **Blocking.** With vsync on, a present waits for the next vblank, so the time spent inside the
-   present call (``block_ns``) is noticeably above zero on most frames; with vsync off (or a
-   variable-refresh panel below its maximum rate) it returns at once.
-2. **A vblank grid.** With vsync on, presents land on a grid ``t = phase + period * n`` plus a little
-   wake-up noise, where ``n`` counts vblanks. The detector assigns each present its vblank index
-   (``n`` grows by ``round(interval / period)``, so frames that miss a vblank are fine) and fits the
-   line by least squares over a sliding window. The sums are exact integers, so the fit never drifts.
-   The slope is the refresh period, known to a few nanoseconds after a couple of seconds, which tells
-   59.94 Hz from 60 Hz. The fitted line also gives each present's *noise-free* time
-   (:attr:`PresentEstimate.smooth_ns`) and the exact number of vblanks between presents
-   (:attr:`PresentEstimate.vblanks`): the pacing policies use these instead of the noisy raw times.
+1. **Blocking.** With vsync on, a present waits for a vblank, so the time spent inside the present
+   call (``block_ns``) is noticeably above zero; with vsync off (or a variable-refresh panel below
+   its maximum rate) it returns at once. This is the signal that survives noise: a present that
+   returns 2 ms late still blocked.
+2. **A vblank grid.** With vsync on, the images flip on a grid ``t = phase + period * n``. The call
+   and the return of a present bracket its vblank: the image cannot flip before the present was
+   called, so a present shows at the *first grid vblank after the call*. The detector places every
+   present that way (not at the grid line nearest its noisy return time, which a 2 ms late wake-up
+   would move to the wrong vblank). Over a sliding window it takes the phase from the *midrange*
+   of the returns (for noise bounded on both sides that error shrinks as ``1/N``, and it stays right
+   when the early returns of presents called just before their vblank are missing, as they are:
+   such a present returns at once) and a measured period from least squares in exact integers.
+   Returns far from their vblank (a busy desktop woke the loop late) are not fitted, but the
+   present keeps its vblank. The grid gives each present's *noise-free* time
+   (:attr:`PresentEstimate.smooth_ns`), the vblanks between presents, and the next vblanks to come
+   (:meth:`VsyncDetector.vblank_after`), which the game loop plans its frames on.
+3. **The nominal refresh rate** the OS reports for the screen mode (:attr:`VsyncDetector.nominal_hz`),
+   as a prior that the timestamps must *confirm*: a grid starts on the nominal period when the
+   presents' intervals are whole numbers of it (exactly one for presents called back to back, like
+   the start-up probes), and keeps it until the least-squares period of the presents refutes it
+   by ``prior_sigmas`` standard errors. Once the timestamps pin the rate to ``refresh_precision_hz``
+   on their own, :attr:`VsyncDetector.refresh_hz` reports the measured rate. A "60 Hz" mode that
+   really presents at 59.94 Hz is measured within 150 presents even with ±2 ms of noise; a wrong
+   prior (the OS says 60, the panel runs 144) is never used: the presents do not land on its grid.
+   The prior matters at high refresh rates with noisy timestamps: at 240 Hz with ±2 ms of wake-up
+   noise, 150 presents pin the period only to ±0.1 Hz, but confirm 240 Hz. The wake-up noise the
+   detector tolerates (``noise_allowance_ns``) applies only on a grid the prior vouches for;
+   without one, presents must land within a tenth of a period of the grid, as before.
 
-Each frame votes "vsync on" when its present blocked *and* landed on the grid (a present can block
-for other reasons: a software renderer's swap copies pixels for milliseconds); without a blocking
-measurement, the grid alone decides. The verdict flips only when a large majority of the last
-``vote_window_frames`` votes disagree with it (hysteresis), so one slow frame never flips it and a
-real switch is noticed within a window.
+**Votes.** Each present votes "vsync on" when it blocked *and* returned close enough to its vblank
+(within the wake-up noise the detector tolerates, ``noise_allowance_ns``; a present can block for
+other reasons: a software renderer's swap copies pixels for milliseconds, off any grid). It votes
+"off" when it did not block, or returned implausibly far before its vblank. Presents that cannot
+tell abstain: one that returned late (a late wake-up); one called so close to its vblank on the
+grid that even vsync would have held it only a moment; and one that the frame limiter *paced*
+(the limiter's grid may sit just before each vblank, and a paced present is on the limiter's grid
+whatever the display does). Without a blocking measurement, the grid alone decides. The verdict
+flips only when a large majority of the recent votes (the last ``vote_window_frames``, none older
+than ``vote_max_age_ns``) disagree with it, so one slow frame never flips it, and a vsync switch is
+noticed within a window. While the limiter paces, the game loop sends an unpaced *check* present
+every so often (see :mod:`engine.timing.present_plan`): it votes, so a wrong "off" is undone.
 
 A loop whose every frame takes two vblanks cannot, from timestamps, be told from a display at half
 the rate. The game loop therefore *probes* at start-up: a few present-only frames (no render) run at
@@ -29,11 +53,19 @@ the display's own rate, and are fed here with ``probe=True``: they train the gri
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import NamedTuple
 
 from engine.timing.clock import NS_PER_S
+
+#: A present called less than this after the previous one returned was called "back to back".
+IMMEDIATE_NS = 500_000
+#: Presents needed before a grid is looked for (blocked presents abstain until then).
+ESTABLISH_PRESENTS = 9
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,29 +73,42 @@ class VsyncSettings:
     """Tuning of the detector; the defaults suit 20–1000 Hz displays.
 
     Attributes:
-        vote_window_frames: How many recent frames vote.
+        vote_window_frames: How many recent votes count.
+        vote_max_age_ns: Votes older than this (in present time) no longer count.
         decide_after_frames: Votes needed for the first verdict.
-        flip_fraction: Fraction of the window that must disagree with the verdict to flip it.
-        block_on_ns: A present that blocked at least this long votes "vsync on".
+        flip_fraction: Fraction of the counted votes that must disagree with the verdict to flip it.
+        min_flip_votes: Disagreeing votes needed to flip, however few votes there are.
+        block_on_ns: A present that blocked at least this long counts as blocked.
         min_refresh_hz: Slowest refresh considered a display refresh.
         max_refresh_hz: Fastest refresh considered a display refresh.
         grid_window_frames: Presents kept for the least-squares grid fit.
-        grid_tolerance: Largest distance from the grid, as a fraction of the period, for a present
-            to count as on the grid.
-        grid_reset_misses: Off-grid presents among the last ``2 * grid_reset_misses`` after which the
-            grid is rebuilt (so a grid locked onto a wrong multiple of the period, which still
-            catches every few presents, does not survive).
+        grid_tolerance: Distance from the grid, as a fraction of the period, within which a present
+            counts as on the grid when its blocking was not measured.
+        noise_allowance_ns: Wake-up noise tolerated around the grid for a present that blocked
+            (capped at half a period: beyond that every return is near *some* vblank).
+        grid_reset_misses: Presents off the grid among the last ``2 * grid_reset_misses`` after
+            which the grid is rebuilt (the display changed, or the grid locked onto a wrong
+            multiple of the period).
+        prior_sigmas: The nominal period is refuted when the measured one is more than this many
+            standard errors from it (see ``_VblankGrid._check_prior``).
+        refresh_precision_hz: The measured period replaces the nominal one once it pins the
+            refresh rate this closely (three standard errors).
     """
 
     vote_window_frames: int = 30
+    vote_max_age_ns: int = 750_000_000
     decide_after_frames: int = 16
     flip_fraction: float = 0.8
+    min_flip_votes: int = 8
     block_on_ns: int = 200_000
     min_refresh_hz: float = 20.0
     max_refresh_hz: float = 1000.0
     grid_window_frames: int = 240
     grid_tolerance: float = 0.1
+    noise_allowance_ns: int = 2_500_000
     grid_reset_misses: int = 8
+    prior_sigmas: float = 5.0
+    refresh_precision_hz: float = 0.05
 
 
 class PresentEstimate(NamedTuple):
@@ -71,8 +116,8 @@ class PresentEstimate(NamedTuple):
 
     Attributes:
         present_ns: The raw timestamp taken after the present returned.
-        smooth_ns: The present's time on the fitted vblank grid (noise removed), or ``None`` when
-            the present is not on an established grid.
+        smooth_ns: The vblank the present was shown at, on the fitted grid (noise removed), or
+            ``None`` without an established grid.
         vblanks: Vblank periods since the previous present when both lie on the grid, else ``None``.
     """
 
@@ -81,114 +126,475 @@ class PresentEstimate(NamedTuple):
     vblanks: int | None
 
 
+#: Where a present landed on the grid: (its vblank on the grid, the first after its call, or
+#: ``None`` without a grid; vblanks since the previous placed present; whether it returned within
+#: the tolerated noise of its vblank; whether it cannot tell vsync on from off: it returned later
+#: than the noise (a late wake-up), or was called so close to its vblank that even vsync would
+#: barely have held it, or came before there were presents enough to look for a grid).
+_Place = tuple[int | None, int | None, bool, bool]
+_NOWHERE: _Place = (None, None, False, False)
+_TOO_EARLY: _Place = (None, None, False, True)
+
+
 class _VblankGrid:
-    """Least-squares fit of ``t = phase + period * n`` over a sliding window, in exact integers."""
+    """The vblank line ``t = origin + phase + period * n``, fitted over a sliding window.
+
+    * The **period** is the confirmed nominal one, or the free least-squares slope (exact integer
+      sums, ``t`` relative to ``origin``).
+    * The **phase** is the midrange of the residuals (their lowest and highest, trimmed by
+      ``len // TRIM``), not their mean. For noise bounded on both sides this is far more precise
+      than least squares (the error shrinks as ``1/N``, not ``1/sqrt(N)``), and it stays right when
+      the early returns of presents called just before their vblank are missing (such a present
+      returns at once; the detector cannot fit it). Half the trimmed range is the noise bound
+      :attr:`noise_ns`.
+    * Residuals are kept sorted (as keys ``t - period * n``), so the phase is found without a pass
+      over the window. A free period follows the fitted slope only when the slope has moved by a
+      sliver of the noise across the window; the keys are then rebuilt.
+    """
+
+    #: The phase ignores the lowest and highest ``count // TRIM`` residuals (strays of the noise).
+    TRIM = 80
+    #: Phases tried when a grid is started from the recent presents.
+    PHASE_STEPS = 48
 
     __slots__ = (
+        "_base_ns",
+        "_c",
+        "_clean_lead_ns",
+        "_clean_points",
+        "_fixed",
+        "_last_n",
         "_miss_count",
         "_misses",
-        "_n",
+        "_noise_abs_ns",
         "_origin_ns",
         "_phase_ns",
         "_points",
         "_recent",
-        "_s",
+        "_since_check",
+        "_sorted",
+        "_sorted_clean",
+        "_tolerances",
+        "_uncertainty_ns",
+        "measured_ns",
+        "noise_ns",
         "period_ns",
+        "prior_ns",
+        "prior_refuted",
         "settings",
     )
 
     def __init__(self, settings: VsyncSettings) -> None:
         self.settings = settings
-        self._recent: deque[int] = deque(maxlen=9)
-        self._points: deque[tuple[int, int]] = deque()
-        self._s = [0, 0, 0, 0, 0]  # count, sum n, sum t, sum n*n, sum n*t
+        #: The OS's nominal period, if known.
+        self.prior_ns: float | None = None
+        self._recent: deque[tuple[int, int | None]] = deque(maxlen=16)  # (present, ready)
+        self._points: deque[tuple[int, int, int, bool]] = deque()  # (n, t - origin, key, clean)
+        self._sorted: list[int] = []  # residual keys, sorted
+        self._sorted_clean: list[int] = []  # the clean presents' keys, sorted
+        # least squares over the clean presents (their own window; see _check_prior)
+        self._clean_points: deque[tuple[int, int]] = deque()  # (n, t - base * n)
+        self._c = [0, 0, 0, 0, 0, 0]  # count, sum n, sum u, sum n*n, sum n*u, sum u*u
+        self._since_check = 0
+        self._base_ns = 0.0  # the period at the grid's start: the clean sums are relative to it
+        self._uncertainty_ns = float(settings.noise_allowance_ns)
+        self._tolerances = (0.0, 0.0)  # (strict, noisy) for the current period
+        self._clean_lead_ns = 0.0
+        #: The timestamps refuted the nominal period: do not start grids on it again.
+        self.prior_refuted = False
+        #: The clean presents' least-squares period, once precise enough, while the grid runs on
+        #: the nominal period.
+        self.measured_ns: float | None = None
         self.period_ns: float | None = None
+        self._fixed = False
         self._phase_ns = 0.0
         self._origin_ns = 0
-        self._n = 0
-        self._misses: deque[bool] = deque(maxlen=2 * settings.grid_reset_misses)  # True = on grid
+        self._last_n = 0
+        #: Half the spread of the fitted residuals: the bound of the wake-up noise.
+        self.noise_ns = 0.0
+        self._noise_abs_ns = 0.0  # running mean |residual| of presents on the grid
+        self._misses: deque[bool] = deque(maxlen=2 * settings.grid_reset_misses)  # True = hit
         self._miss_count = 0
 
+    # -- state ----------------------------------------------------------------------------------
+    @property
+    def uses_prior(self) -> bool:
+        """Whether the period is the confirmed nominal one."""
+        return self.period_ns is not None and self._fixed
+
     def reset(self) -> None:
+        """Drop the fit (keep the recent presents, from which a new grid may start at once)."""
         self._points.clear()
-        self._s = [0, 0, 0, 0, 0]
+        self._sorted.clear()
+        self._sorted_clean.clear()
+        self._clean_points.clear()
+        self._c = [0, 0, 0, 0, 0, 0]
+        self.measured_ns = None
+        self._uncertainty_ns = float(self.settings.noise_allowance_ns)
         self.period_ns = None
+        self._fixed = False
         self._misses.clear()
         self._miss_count = 0
 
-    def restart(self) -> None:
-        """Forget the grid and the recent presents: build a new grid from what comes next."""
-        self._recent.clear()
-        self.reset()
+    def tolerance_ns(self, period: float, noisy: bool) -> float:
+        """How far from its vblank a present may return and still count as on the grid.
 
-    def _add_point(self, n: int, t_rel: int) -> None:
-        s = self._s
-        s[0] += 1
-        s[1] += n
-        s[2] += t_rel
-        s[3] += n * n
-        s[4] += n * t_rel
-        self._points.append((n, t_rel))
-        if len(self._points) > self.settings.grid_window_frames:
-            old_n, old_t = self._points.popleft()
-            s[0] -= 1
-            s[1] -= old_n
-            s[2] -= old_t
-            s[3] -= old_n * old_n
-            s[4] -= old_n * old_t
-        count, sn, st, snn, snt = s
-        det = count * snn - sn * sn
-        if det > 0:
-            self.period_ns = (count * snt - sn * st) / det
-            self._phase_ns = (st - self.period_ns * sn) / count
+        ``noisy`` presents (those that blocked, or that the limiter paced) get the noise allowance,
+        on a grid whose period the OS's nominal rate vouches for (within 0.5 %); without that
+        word, a grid is believed only when the presents land within a tenth of a period of it.
+        """
+        strict = period * self.settings.grid_tolerance
+        prior = self.prior_ns
+        if not noisy or prior is None or abs(period - prior) > 0.005 * prior:
+            return strict
+        return min(period / 2, max(strict, self.settings.noise_allowance_ns))
 
-    def _try_establish(self) -> bool:
-        """Start a grid from the recent presents if their intervals agree on one period."""
+    def phase_uncertainty_ns(self) -> float:
+        """How far the grid's vblank times may be from the true ones (at least 20 µs)."""
+        return self._uncertainty_ns
+
+    def _refresh_caches(self) -> None:
+        """Recompute what the per-present work needs from the current period and noise."""
+        assert self.period_ns is not None
+        self._tolerances = (
+            self.tolerance_ns(self.period_ns, False),
+            self.tolerance_ns(self.period_ns, True),
+        )
+        self._clean_lead_ns = 2.0 * self.noise_ns + self.settings.block_on_ns + self._uncertainty_ns
+
+    def time_of(self, n: int) -> int:
+        """Grid time of vblank ``n``."""
+        assert self.period_ns is not None
+        return self._origin_ns + round(self._phase_ns + self.period_ns * n)
+
+    def index_after(self, t_ns: int) -> int:
+        """Index of the first grid vblank strictly after ``t_ns``."""
+        assert self.period_ns is not None
+        return math.floor((t_ns - self._origin_ns - self._phase_ns) / self.period_ns) + 1
+
+    # -- fitting ----------------------------------------------------------------------------------
+    def _add_point(self, n: int, t_rel: int, clean: bool) -> None:
+        assert self.period_ns is not None
+        key = round(t_rel - self.period_ns * n)
+        points = self._points
+        points.append((n, t_rel, key, clean))
+        keys, clean_keys = self._sorted, self._sorted_clean
+        trim = len(keys) // self.TRIM
+        # Whether the trimmed extremes (all the phase depends on) can have moved: a full window
+        # on the nominal period changes nothing else, so most presents need no refit.
+        moved = len(points) <= self.settings.grid_window_frames or not self._fixed
+        at = bisect_right(keys, key)
+        keys.insert(at, key)
+        moved = moved or at <= trim + 1 or at >= len(keys) - trim - 2
+        if clean:
+            at = bisect_right(clean_keys, key)
+            clean_keys.insert(at, key)
+            moved = moved or at <= len(clean_keys) // self.TRIM + 1
+        if len(points) > self.settings.grid_window_frames:
+            _, _, old_key, old_clean = points.popleft()
+            at = bisect_left(keys, old_key)
+            del keys[at]
+            moved = moved or at <= trim + 1 or at >= len(keys) - trim - 2
+            moved = moved or old_clean != clean  # the clean count (and its trim) changed
+            if old_clean:
+                at = bisect_left(clean_keys, old_key)
+                del clean_keys[at]
+                moved = moved or at <= len(clean_keys) // self.TRIM + 1
+        if moved or len(clean_keys) < 18:
+            self._refit()
+
+    def _add_clean(self, n: int, t_rel: int) -> None:
+        """Add a clean present to the least-squares window; test the nominal period now and then.
+
+        The sums are of ``u = t - base * n`` (``base`` fixed when the grid started), small numbers
+        whatever the run's length; the slope of ``t`` is ``base`` plus the slope of ``u``.
+        """
+        u = t_rel - round(self._base_ns * n)
+        c = self._c
+        c[0] += 1
+        c[1] += n
+        c[2] += u
+        c[3] += n * n
+        c[4] += n * u
+        c[5] += u * u
+        points = self._clean_points
+        points.append((n, u))
+        if len(points) > self.settings.grid_window_frames:
+            old_n, old_u = points.popleft()
+            c[0] -= 1
+            c[1] -= old_n
+            c[2] -= old_u
+            c[3] -= old_n * old_n
+            c[4] -= old_n * old_u
+            c[5] -= old_u * old_u
+        self._since_check += 1
+        if self._fixed and self._c[0] >= 64 and self._since_check >= 8:
+            self._since_check = 0
+            self._check_prior()
+
+    def _refit(self) -> None:
+        """Update the phase (and a free period) after the fitted presents changed."""
+        period = self.period_ns
+        assert period is not None
+        points = self._points
+        changed = False
+        if self._fixed and self.prior_ns is not None:
+            changed = period != self.prior_ns
+            period = self.prior_ns
+        elif self._c[0] >= 32:
+            slope = _slope(self._c, self._base_ns)
+            span = points[-1][0] - points[0][0]
+            if slope is not None and abs(slope - period) * span > max(1_000.0, self.noise_ns / 4):
+                # The fitted slope moved by more than a sliver of the noise across the window:
+                # use it. (A slope refitted with every present wanders a little; following each
+                # step would cost a sort per present and jiggle the grid.)
+                period, changed = slope, True
+        if changed:
+            self.period_ns = period
+            self._points = deque((n, t, round(t - period * n), k) for n, t, _, k in points)
+            self._sorted = sorted(key for _, _, key, _ in self._points)
+            self._sorted_clean = sorted(key for _, _, key, k in self._points if k)
+        keys = self._sorted
+        count = len(keys)
+        trim = count // self.TRIM
+        high = keys[-1 - trim]
+        # The early side: returns of presents called just before their vblank may be missing
+        # there (see add), so it comes from the clean presents when there are enough.
+        clean = self._sorted_clean
+        low_count = len(clean) if len(clean) >= 16 else 0
+        low = clean[low_count // self.TRIM] if low_count else keys[trim]
+        low_count = low_count or count
+        noise = (high - low) / 2
+        # the trimmed extremes' gaps to the true bounds, a few times over
+        spread = (trim + 2) / count + (low_count // self.TRIM + 2) / low_count
+        uncertainty = max(20_000.0, noise * spread)
+        if noise != self.noise_ns or uncertainty != self._uncertainty_ns or changed:
+            self.noise_ns = noise
+            self._uncertainty_ns = uncertainty
+            self._refresh_caches()
+        # the keys are t - period * n: their midrange is the phase
+        self._phase_ns = (low + high) / 2
+
+    def _check_prior(self) -> None:
+        """Keep the nominal period, or hand over to the measured one.
+
+        Uses the least-squares period of the *clean* presents: called so long before their vblank
+        that even the earliest wake-up came after the call, so none of their returns can be
+        missing. (A fit of every present would be biased: one called just before its vblank
+        returns at once when its wake-up came early, and is not fitted.) They are kept in their
+        own window up to half a period from the grid, wider than the fit's tolerance: a wrong
+        nominal period makes the grid lag, and cutting the lagging returns would pull the slope
+        towards the nominal one.
+
+        * The nominal period is *refuted* (and not used again) when the slope is more than
+          ``prior_sigmas`` standard errors from it: a "60 Hz" mode at 59.94 Hz, or a wrong report.
+        * Once the timestamps pin the refresh rate to ``refresh_precision_hz`` on their own (three
+          standard errors), the *reported* rate is the measured one (:attr:`measured_ns`): the
+          nominal one never stands in for a measurement the timestamps can make. The grid keeps
+          the confirmed nominal period, which is steadier than a slope refitted every frame.
+        """
+        assert self.prior_ns is not None
+        count, sn, st, snn, snt, stt = self._c
+        sxx = count * snn - sn * sn
+        if sxx <= 0:
+            return
+        sxy = count * snt - sn * st
+        syy = count * stt - st * st
+        slope = self._base_ns + sxy / sxx
+        # residual sum of squares, exactly: (syy * sxx - sxy**2) / (sxx * count)
+        sse = (syy * sxx - sxy * sxy) / (sxx * count)
+        sigma = math.sqrt(max(sse, 0.0) / (count - 2) * count / sxx)
+        # never demand more precision than a part in a million (timestamps are whole ns)
+        sigma = max(sigma, self.prior_ns * 1e-6)
+        if abs(slope - self.prior_ns) > self.settings.prior_sigmas * sigma:
+            self._fixed = False
+            self.prior_refuted = True
+            self.measured_ns = None
+        elif 3 * NS_PER_S * sigma / (slope * slope) <= self.settings.refresh_precision_hz:
+            self.measured_ns = slope
+
+    def _try_establish(self, noisy: bool) -> bool:
+        """Start a grid from the recent presents if they lie on one.
+
+        The period is the nominal one when the presents' median interval is a whole number of
+        nominal periods (exactly one when they were called back to back); else the longest
+        period, the median interval divided by 1 to 4, of which every interval is a whole
+        multiple (a limiter at 60 Hz on a 144 Hz display presents 2 and 3 vblanks apart). The
+        phase is the one (of ``PHASE_STEPS`` tried) that places the presents with the smallest
+        spread of residuals, each at the first vblank after its call; the grid starts if that
+        spread fits the tolerance.
+        """
         recent = self._recent
-        if len(recent) < (recent.maxlen or 0):
+        if len(recent) < ESTABLISH_PRESENTS:
             return False
-        intervals = sorted(b - a for a, b in zip(recent, list(recent)[1:], strict=False))
-        period = intervals[len(intervals) // 2]
-        lo = NS_PER_S / self.settings.max_refresh_hz
-        hi = NS_PER_S / self.settings.min_refresh_hz
-        if not lo <= period <= hi:
-            return False
-        tolerance = period * self.settings.grid_tolerance
-        for interval in intervals:
-            k = round(interval / period)
-            if k < 1 or abs(interval - k * period) > tolerance:
+        times = [t for t, _ in recent]
+        readies = [r for _, r in recent]
+        intervals = sorted(b - a for a, b in pairwise(times))
+        median = intervals[len(intervals) // 2]
+        period: float = median
+        fixed = False
+        prior = None if self.prior_refuted else self.prior_ns
+        if prior is not None:
+            k = round(median / prior)
+            # Presents called right after the previous one returned (the start-up probes) flip
+            # at the very next vblank: their interval is one period, not a multiple.
+            back_to_back = all(
+                ready is not None and ready - t < IMMEDIATE_NS
+                for t, ready in zip(times, readies[1:], strict=False)
+            )
+            matches = abs(median - k * prior) <= self.tolerance_ns(prior, noisy)
+            if back_to_back and not (k == 1 and matches):
+                # back-to-back presents measure the period itself: it is not the nominal one
+                self.prior_refuted = True
+            elif k >= 1 and matches:
+                period, fixed = prior, True
+        if not fixed:
+            found = self._common_period(intervals, noisy)
+            if found is None:
                 return False
+            # refine it: least squares of the times against their whole vblank counts
+            ns = [0]
+            for a, b in pairwise(times):
+                ns.append(ns[-1] + round((b - a) / found))
+            refined = _slope(_sums(ns, [t - times[0] for t in times]), 0.0)
+            period = found if refined is None else refined
+        tolerance = self.tolerance_ns(period, noisy)
+        origin = times[0]
+        best: tuple[float, float, list[int], list[float]] | None = None
+        for step in range(self.PHASE_STEPS):
+            phase = period * step / self.PHASE_STEPS
+            placed = _place_all(times, readies, origin, phase, period)
+            if placed is None:
+                continue
+            ns, residuals = placed
+            spread = max(residuals) - min(residuals)
+            if best is None or spread < best[0]:
+                best = (spread, phase, ns, residuals)
+        if best is None or best[0] > 2 * tolerance:
+            return False
+        spread, phase, ns, residuals = best
         self.reset()
-        self._origin_ns = recent[0]
-        n = 0
-        previous = recent[0]
-        self._add_point(0, 0)
-        for t in list(recent)[1:]:
-            n += round((t - previous) / period)
-            previous = t
-            self._add_point(n, t - self._origin_ns)
-        self._n = n
+        self._origin_ns = origin
+        self._fixed = fixed
+        self.period_ns = period
+        self._base_ns = period
+        self._phase_ns = phase
+        self.noise_ns = spread / 2
+        self._noise_abs_ns = spread / 4
+        self._refresh_caches()
+        for t, n, ready in zip(times, ns, readies, strict=True):
+            clean = ready is None or self.time_of(n) - ready >= self._clean_lead_ns
+            if clean:
+                self._add_clean(n, t - origin)
+            self._add_point(n, t - origin, clean)
+        self._last_n = ns[-1]
         return True
 
-    def remember(self, present_ns: int) -> None:
-        """Keep ``present_ns`` among the recent presents without fitting (the grid is dropped)."""
-        self._recent.append(present_ns)
-        if self.period_ns is not None:
-            self.reset()
+    def _common_period(self, intervals: list[int], noisy: bool) -> float | None:
+        """The longest period (median / 1..4) that every interval is a whole multiple of."""
+        settings = self.settings
+        lo = NS_PER_S / settings.max_refresh_hz
+        hi = NS_PER_S / settings.min_refresh_hz
+        median = intervals[len(intervals) // 2]
+        for divisor in range(1, 5):
+            candidate = median / divisor
+            if not lo <= candidate <= hi:
+                continue
+            tolerance = self.tolerance_ns(candidate, noisy)
+            if all(
+                (k := round(interval / candidate)) >= 1
+                and abs(interval - k * candidate) <= tolerance
+                for interval in intervals
+            ):
+                return candidate
+        return None
 
-    def add(self, present_ns: int) -> tuple[int | None, int | None]:
-        """Place a present on the grid; return (smooth_ns, vblanks) or (None, None) if off-grid."""
-        self._recent.append(present_ns)
-        if self.period_ns is None:
-            if not self._try_establish():
-                return None, None
-            return self._smooth(self._n), None
+    # -- placing presents -------------------------------------------------------------------------
+    def add(
+        self,
+        present_ns: int,
+        ready_ns: int | None,
+        blocked: bool | None,
+        paced: bool,
+        waiting: bool = True,
+    ) -> _Place:
+        """Place a present on the grid (establishing one if needed) and fit it when it is clean.
+
+        Only presents that blocked (or whose blocking is unknown) and presents the limiter paced
+        start or train a grid: a present that returned at once at an arbitrary moment says
+        nothing about vblanks. It is still placed.
+
+        ``waiting`` says whether presents are believed to wait for vblanks (the verdict is not
+        "off"): then a return far after its vblank is a late wake-up. Otherwise the grid is the
+        limiter's, and a present that returns a period late waited for a vblank the grid does not
+        know: it counts against the grid, which is then rebuilt from such presents.
+        """
+        noisy = blocked is not False or paced
+        if noisy:
+            self._recent.append((present_ns, ready_ns))
         period = self.period_ns
-        vblanks = round((present_ns - self._origin_ns - self._predict(self._n)) / period)
-        n = self._n + vblanks
-        residual = present_ns - self._origin_ns - self._predict(n)
-        # Two presents on one vblank cannot happen with vsync: such a present is off the grid.
-        hit = vblanks >= 1 and abs(residual) <= period * self.settings.grid_tolerance
+        if period is None:
+            if noisy and len(self._recent) < ESTABLISH_PRESENTS:
+                return _TOO_EARLY  # too few presents to look for a grid yet
+            if not noisy or not self._try_establish(noisy):
+                return _NOWHERE
+            return (self.time_of(self._last_n), None, True, False)
+        n = self._index_for(present_ns, ready_ns, period)
+        vblank = self._origin_ns + self._phase_ns + period * n
+        residual = present_ns - vblank
+        tolerance = self._tolerances[noisy]
+        on_grid = -tolerance <= residual <= tolerance
+        late = not on_grid and residual > 0 and ready_ns is not None and bool(blocked)
+        # called so close to its vblank that even vsync would have held it only a moment
+        brief = (
+            blocked is False and ready_ns is not None and vblank - ready_ns < self._clean_lead_ns
+        )
+        if noisy:
+            self._count_miss(on_grid or (late and waiting))
+            if self.period_ns is None:  # the misses reset the grid
+                return _NOWHERE
+        vblanks = n - self._last_n
+        self._last_n = n
+        # clean: called so long before its vblank that even the earliest wake-up came after it
+        clean = blocked is not False and (
+            ready_ns is None or vblank - ready_ns >= self._clean_lead_ns
+        )
+        t_rel = present_ns - self._origin_ns
+        if clean and abs(residual) < period / 2:
+            self._add_clean(n, t_rel)
+        if noisy and on_grid:
+            size = abs(residual)
+            self._noise_abs_ns += (size - self._noise_abs_ns) / 64
+            fit_tolerance = min(tolerance, max(2.0 * self.noise_ns, 4.0 * self._noise_abs_ns))
+            if size <= fit_tolerance or size <= 30_000:
+                self._add_point(n, t_rel, clean)
+        return (round(vblank), vblanks, on_grid, late or brief)
+
+    def _index_for(self, present_ns: int, ready_ns: int | None, period: float) -> int:
+        """The vblank a present showed at: the first after its call, or the nearest to its return.
+
+        When the call was so close to a vblank that the grid cannot tell which side it was on, the
+        candidate nearest the return time wins.
+        """
+        last = self._last_n
+        base = self._origin_ns + self._phase_ns
+        if ready_ns is None or ready_ns > present_ns:
+            return max(round((present_ns - base) / period), last + 1)
+        n = max(math.floor((ready_ns - base) / period) + 1, last + 1)
+        margin = self._uncertainty_ns
+        vblank = base + period * n
+        best, distance = n, abs(present_ns - vblank)
+        if vblank - ready_ns < margin and abs(present_ns - vblank - period) < distance:
+            best, distance = n + 1, abs(present_ns - vblank - period)
+        if (
+            n - 1 > last
+            and ready_ns - (vblank - period) < margin
+            and abs(present_ns - vblank + period) < distance
+        ):
+            best = n - 1
+        return best
+
+    def _count_miss(self, hit: bool) -> None:
         misses = self._misses
         if len(misses) == misses.maxlen and not misses[0]:
             self._miss_count -= 1
@@ -197,43 +603,115 @@ class _VblankGrid:
             self._miss_count += 1
             if self._miss_count >= self.settings.grid_reset_misses:
                 self.reset()
-            return None, None
-        self._n = n
-        self._add_point(n, present_ns - self._origin_ns)
-        return self._smooth(n), vblanks
 
-    def _predict(self, n: int) -> float:
-        assert self.period_ns is not None
-        return self._phase_ns + self.period_ns * n
 
-    def _smooth(self, n: int) -> int:
-        return self._origin_ns + round(self._predict(n))
+def _sums(ns: list[int], ts: list[int]) -> list[int]:
+    """Least-squares sums (count, n, t, n*n, n*t, t*t) of the points."""
+    return [
+        len(ns),
+        sum(ns),
+        sum(ts),
+        sum(n * n for n in ns),
+        sum(n * t for n, t in zip(ns, ts, strict=True)),
+        sum(t * t for t in ts),
+    ]
+
+
+def _slope(sums: list[int], base: float) -> float | None:
+    """Least-squares period from the sums of ``u = t - base * n``, or ``None`` if undetermined."""
+    count, sn, su, snn, snu, _ = sums
+    sxx = count * snn - sn * sn
+    return None if sxx <= 0 else base + (count * snu - sn * su) / sxx
+
+
+def _place_all(
+    times: list[int], readies: list[int | None], origin: int, phase: float, period: float
+) -> tuple[list[int], list[float]] | None:
+    """Vblank indices and residuals of presents on a trial grid (``None``: two on one vblank)."""
+    ns: list[int] = []
+    residuals: list[float] = []
+    previous: int | None = None
+    for t, ready in zip(times, readies, strict=True):
+        if ready is None or ready > t:
+            n = round((t - origin - phase) / period)
+        else:
+            n = math.floor((ready - origin - phase) / period) + 1
+        if previous is not None and n <= previous:
+            if ready is not None:
+                n = previous + 1  # one image per vblank: the next one
+            else:
+                return None
+        previous = n
+        ns.append(n)
+        residuals.append(t - origin - phase - period * n)
+    return ns, residuals
 
 
 class VsyncDetector:
-    """Decides vsync on/off and estimates the refresh rate from present timestamps alone.
+    """Decides vsync on/off and estimates the refresh rate from present timestamps.
 
     Feed every present with :meth:`observe`. Read :attr:`verdict` (``None`` until enough frames have
     been seen, then ``True``/``False``) and :attr:`refresh_hz`.
+
+    Args:
+        settings: Tuning.
+        nominal_hz: The refresh rate the OS reports for the screen mode, if known (a prior to
+            confirm; see the module docstring). Can be changed later.
     """
 
-    __slots__ = ("_grid", "_last_blocked", "_on_votes", "_votes", "frames", "settings", "verdict")
+    __slots__ = (
+        "_grid",
+        "_on_votes",
+        "_votes",
+        "frames",
+        "settings",
+        "verdict",
+    )
 
-    def __init__(self, settings: VsyncSettings | None = None) -> None:
+    def __init__(
+        self, settings: VsyncSettings | None = None, nominal_hz: float | None = None
+    ) -> None:
         self.settings = settings or VsyncSettings()
         self._grid = _VblankGrid(self.settings)
-        self._votes: deque[bool] = deque(maxlen=self.settings.vote_window_frames)
+        self._votes: deque[tuple[int, bool]] = deque(maxlen=self.settings.vote_window_frames)
         self._on_votes = 0
         self.verdict: bool | None = None
         self.frames = 0
-        self._last_blocked = True
+        self.nominal_hz = nominal_hz
+
+    @property
+    def nominal_hz(self) -> float | None:
+        """The OS's nominal refresh rate (the prior), or ``None``."""
+        prior = self._grid.prior_ns
+        return None if prior is None else NS_PER_S / prior
+
+    @nominal_hz.setter
+    def nominal_hz(self, value: float | None) -> None:
+        settings = self.settings
+        usable = (
+            value is not None
+            and math.isfinite(value)
+            and settings.min_refresh_hz <= value <= settings.max_refresh_hz
+        )
+        prior = NS_PER_S / value if usable and value is not None else None
+        if prior != self._grid.prior_ns:
+            self._grid.prior_ns = prior
+            self._grid.prior_refuted = False
+            self._grid.reset()
 
     @property
     def refresh_hz(self) -> float | None:
-        """Estimated refresh rate while vsync is judged on, else ``None``."""
-        period = self._grid.period_ns
+        """Estimated refresh rate while vsync is judged on, else ``None``.
+
+        The measured rate when the timestamps pin it (see the module docstring), else the grid's
+        period: the confirmed nominal rate, or the fitted one.
+        """
+        grid = self._grid
+        period = grid.period_ns
         if self.verdict is not True or period is None or period <= 0:
             return None
+        if grid.uses_prior and grid.measured_ns is not None:
+            period = grid.measured_ns
         return NS_PER_S / period
 
     @property
@@ -241,53 +719,88 @@ class VsyncDetector:
         """Fitted vblank period in ns, or ``None`` without an established grid."""
         return self._grid.period_ns
 
+    @property
+    def uses_nominal(self) -> bool:
+        """Whether the grid runs on the confirmed nominal period (else on the measured one)."""
+        return self._grid.uses_prior
+
+    @property
+    def phase_uncertainty_ns(self) -> float:
+        """How far a vblank time on the grid may be from the true one (a few standard errors)."""
+        return self._grid.phase_uncertainty_ns()
+
+    @property
+    def noise_ns(self) -> float:
+        """The wake-up noise bound seen on the grid (half the spread of the fitted presents)."""
+        return self._grid.noise_ns
+
+    def vblank_after(self, t_ns: int) -> int | None:
+        """Time of the first grid vblank strictly after ``t_ns``, or ``None`` without a grid."""
+        grid = self._grid
+        if grid.period_ns is None:
+            return None
+        return grid.time_of(grid.index_after(t_ns))
+
     def observe(
-        self, present_ns: int, block_ns: int | None = None, *, probe: bool = False
+        self,
+        present_ns: int,
+        block_ns: int | None = None,
+        *,
+        probe: bool = False,
+        paced: bool = False,
     ) -> PresentEstimate:
         """Record one present.
 
         Args:
             present_ns: Timestamp taken right after the present call returned.
             block_ns: Time spent inside the present call, if measured.
-            probe: True for the loop's start-up present-only frames: they train the period
-                estimate but do not vote.
+            probe: True for the loop's start-up present-only frames: they train the grid but do
+                not vote.
+            paced: True when the frame limiter chose when to issue the present: if it did not
+                block, it abstains (the limiter may have issued it just before a vblank).
 
         Returns:
             The present's place on the vblank grid, if any.
         """
-        blocked = block_ns is None or block_ns >= self.settings.block_on_ns
-        if self.verdict is False and blocked and not self._last_blocked:
-            self._grid.restart()  # presents wait again: fit them alone, not the free-running ones
-        self._last_blocked = blocked
-        if self.verdict is False and not probe and not blocked:
-            # Vsync off and this present did not wait: nothing to fit. Only remember it, so the
-            # grid can be rebuilt at once when presents start waiting for vblanks again.
-            self._grid.remember(present_ns)
-            smooth_ns = vblanks = None
-        else:
-            smooth_ns, vblanks = self._grid.add(present_ns)
+        blocked = None if block_ns is None else block_ns >= self.settings.block_on_ns
+        ready_ns = None if block_ns is None else present_ns - block_ns
+        smooth_ns, vblanks, on_grid, unsure = self._grid.add(
+            present_ns, ready_ns, blocked, paced, self.verdict is not False
+        )
         if not probe:
             self.frames += 1
-            # On the vblank grid, and (when measured) held up by the present: a present that blocks
-            # off the grid is waiting on something else, e.g. a software swap copying pixels.
-            vote = smooth_ns is not None and blocked
-            self._vote(vote)
+            vote: bool | None
+            if paced and blocked is not None:
+                vote = None  # the limiter chose the moment: on its own grid, whatever the display
+            elif unsure:
+                vote = None  # woke late, or called just before its vblank: cannot tell
+            elif blocked is None:
+                vote = on_grid
+            else:
+                vote = bool(blocked) and on_grid
+            if vote is not None:
+                self._vote(present_ns, vote)
+        if smooth_ns is None:
+            vblanks = None
         return PresentEstimate(present_ns, smooth_ns, vblanks)
 
-    def _vote(self, vote: bool) -> None:
+    def _vote(self, now_ns: int, vote: bool) -> None:
         votes = self._votes
-        if len(votes) == votes.maxlen and votes[0]:
+        if len(votes) == votes.maxlen and votes[0][1]:
             self._on_votes -= 1
-        votes.append(vote)
+        votes.append((now_ns, vote))
         if vote:
             self._on_votes += 1
+        oldest_ns = now_ns - self.settings.vote_max_age_ns
+        while votes and votes[0][0] < oldest_ns:
+            if votes.popleft()[1]:
+                self._on_votes -= 1
         on, total = self._on_votes, len(votes)
+        settings = self.settings
         if self.verdict is None:
-            if total >= self.settings.decide_after_frames:
+            if total >= settings.decide_after_frames:
                 self.verdict = on * 2 >= total
             return
-        needed = self.settings.flip_fraction * (votes.maxlen or 0)
-        if self.verdict and total - on >= needed:
-            self.verdict = False
-        elif not self.verdict and on >= needed:
-            self.verdict = True
+        against = total - on if self.verdict else on
+        if against >= settings.min_flip_votes and against >= settings.flip_fraction * total:
+            self.verdict = not self.verdict

@@ -6,7 +6,9 @@ Examples::
     python -m engine.tools.monitor_sim --policy fuzzy62 --refresh-hz 59.94
     python -m engine.tools.monitor_sim --policy auto --stall-s 1 --stall-at 600 --json
     python -m engine.tools.monitor_sim --matrix                       # every policy x every cell
+    python -m engine.tools.monitor_sim --matrix --full                # ... the seeds' loops in both phases
     python -m engine.tools.monitor_sim --policy naive,auto --refresh-hz 59.94 --plot pacing.png
+    python -m engine.tools.monitor_sim --refresh-hz 144 --noise-model heavy --noise-ms 0.25
 """
 
 from __future__ import annotations
@@ -77,6 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"half-range of the vblank wake-up noise; default {REFERENCE_NOISE_MS:.4f}",
     )
     p.add_argument(
+        "--noise-model",
+        choices=("uniform", "heavy"),
+        default="uniform",
+        help="uniform: wake-ups uniform in +-noise; heavy: that, and 1%% of all wake-ups "
+        "2-8 ms late (a busy desktop); default uniform",
+    )
+    p.add_argument(
         "--update-ms",
         type=number_arg("update cost", maximum=1000, unit=" ms"),
         default=0.01,
@@ -119,6 +128,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="switch vsync off at this frame",
     )
     p.add_argument(
+        "--vsync-on-at",
+        type=count_arg("frame", 0),
+        default=None,
+        help="vsync is off until this frame, then on",
+    )
+    p.add_argument(
+        "--reported-hz",
+        type=number_arg("reported refresh rate", maximum=1000, unit=" Hz"),
+        default=None,
+        help="refresh rate the OS reports for the screen mode (0: none); default: the refresh "
+        "rate rounded to whole Hz",
+    )
+    p.add_argument(
         "--vrr",
         action="store_true",
         help="variable refresh: present when ready, at most --refresh-hz",
@@ -134,7 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--matrix",
         action="store_true",
-        help="run the standard matrix (every policy, or those given, x every cell x both phases)",
+        help="run the standard matrix (every policy, or those given, x every cell x both phases;"
+        " the seeds' loops in the aligned phase only unless --full)",
+    )
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help="with --matrix: the seeds' loops in both phases too (as MATRIX.md; about twice as long)",
     )
     p.add_argument(
         "--workers",
@@ -168,7 +196,10 @@ def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
         stall_s=args.stall_s,
         stall_at=args.stall_at if args.stall_s else 0,
         vsync_off_at=args.vsync_off_at,
+        vsync_on_at=args.vsync_on_at,
         vrr=args.vrr,
+        reported_hz=args.reported_hz,
+        noise_model=args.noise_model,
         phase=args.phase,
         seed=args.seed,
     )
@@ -198,7 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         policies = args.policy if explicit_policy else ALL_POLICIES
         started = time.perf_counter()
-        rows = run_matrix(config_from_args(args, policies[0]), policies, args.workers)
+        rows = run_matrix(
+            config_from_args(args, policies[0]), policies, args.workers, full=args.full
+        )
         seconds = time.perf_counter() - started
         if args.json:
             print(json.dumps([dict(result.to_json(), cell=cell) for cell, result in rows]))

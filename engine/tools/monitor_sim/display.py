@@ -4,12 +4,24 @@ This is the reference monitor model of ``DESIGN.md`` §4 (seed 001's Monitor Sim
 cases the seed did not have:
 
 * **vsync on**: a present waits for the next vblank (``offset + k / refresh``), then returns one
-  wake-up noise sample later (uniform in ±``noise_ns``). The image is shown at that vblank.
+  wake-up noise sample later. The image is shown at that vblank.
 * **vsync off**: a present costs ~1 µs plus a little noise and the image is shown at once (tearing).
 * **VRR** (variable refresh): the panel refreshes as soon as a frame is presented, but no sooner than
   ``1 / refresh_hz`` after the previous refresh, so ``refresh_hz`` is the panel's maximum. A loop
   faster than the maximum sees a fixed refresh at the maximum; a slower one sees no refresh at all.
-* ``vsync_off_at``: from that game frame on, vsync behaves as off (a driver setting toggled).
+* ``vsync_off_at``: from that game frame on, vsync behaves as off (a driver setting toggled);
+  ``vsync_on_at``: vsync is off until that frame, then on.
+
+Two wake-up noise models (:class:`NoiseModel`):
+
+* ``uniform`` (the reference model): uniform in ±``noise_ns`` around the vblank.
+* ``heavy`` (a busy desktop): the same uniform core, and in addition ``TAIL_FRACTION`` (1 %) of all
+  wake-ups come ``TAIL_MIN_NS``–``TAIL_MAX_NS`` (2–8 ms) late: after a vblank, after a vsync-off
+  present, and after the game loop's own sleeps (see :meth:`SimDisplay.sleep_lateness_ns`).
+
+The display also says what refresh rate the OS would report for its screen mode
+(:attr:`SimDisplay.reported_hz`): by default the refresh rounded to whole Hz, as a "60 Hz" mode that
+runs at 59.94 Hz is reported; 0 for none (like a headless window).
 
 All times are integer nanoseconds on the simulation's :class:`~engine.timing.ManualClock`.
 """
@@ -17,10 +29,25 @@ All times are integer nanoseconds on the simulation's :class:`~engine.timing.Man
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from fractions import Fraction
 
 from engine.timing import ManualClock
-from engine.timing.clock import NS_PER_S
+from engine.timing.clock import NS_PER_MS, NS_PER_S
+
+#: The heavy-tailed model: this fraction of wake-ups is late by TAIL_MIN_NS to TAIL_MAX_NS.
+TAIL_FRACTION = 0.01
+TAIL_MIN_NS = 2 * NS_PER_MS
+TAIL_MAX_NS = 8 * NS_PER_MS
+#: A sleep wakes up to this much late in both models (the OS scheduler).
+SLEEP_LATE_NS = 20_000
+
+
+class NoiseModel(StrEnum):
+    """How wake-ups are late (see the module docstring)."""
+
+    UNIFORM = "uniform"
+    HEAVY = "heavy"
 
 
 class SimDisplay:
@@ -35,6 +62,10 @@ class SimDisplay:
         noise_ns: Half-range of the uniform wake-up noise after a vblank.
         offset_ns: Time of vblank 0 (the phase of the vblank grid).
         vsync_off_at: Game frame from which vsync is off, if any.
+        vsync_on_at: Game frame until which vsync is off, if any.
+        noise_model: How wake-ups are late.
+        reported_hz: The refresh rate the OS reports (``None``: the refresh rounded to whole Hz;
+            0: nothing reported).
     """
 
     def __init__(
@@ -48,6 +79,9 @@ class SimDisplay:
         noise_ns: int = 83_333,
         offset_ns: int = 0,
         vsync_off_at: int | None = None,
+        vsync_on_at: int | None = None,
+        noise_model: NoiseModel = NoiseModel.UNIFORM,
+        reported_hz: float | None = None,
     ) -> None:
         self.clock = clock
         self.rng = rng
@@ -59,6 +93,14 @@ class SimDisplay:
         self.noise_ns = noise_ns
         self.offset_ns = offset_ns
         self.vsync_off_at = vsync_off_at
+        self.vsync_on_at = vsync_on_at
+        self.heavy = NoiseModel(noise_model) is NoiseModel.HEAVY
+        #: What the OS reports for the screen mode, or ``None`` when it reports nothing.
+        self.reported_hz: float | None = (
+            float(round(self.refresh_hz)) if reported_hz is None else reported_hz or None
+        )
+        #: Game frames in which a sleep of the loop woke up late by a tail event (hitches).
+        self.late_sleeps: set[int] = set()
         self.min_interval_ns = int(NS_PER_S / self.refresh_hz)
         self._last_shown_ns: int | None = None
         self._last_index: int | None = None
@@ -74,20 +116,44 @@ class SimDisplay:
         """Whether vsync is in effect for the current frame."""
         if not self.vsync or self.vrr:
             return False
+        if self.vsync_on_at is not None and self.frame < self.vsync_on_at:
+            return False
         return self.vsync_off_at is None or self.frame < self.vsync_off_at
+
+    def vblank_after(self, t_ns: int) -> int:
+        """Index of the first vblank strictly after ``t_ns``."""
+        return ((t_ns - self.offset_ns) * self._num) // (NS_PER_S * self._den) + 1
+
+    def _tail_ns(self) -> int:
+        """A heavy-tail lateness (usually 0; always 0 in the uniform model)."""
+        rng = self.rng
+        if self.heavy and rng.random() < TAIL_FRACTION:
+            return TAIL_MIN_NS + round(rng.random() * (TAIL_MAX_NS - TAIL_MIN_NS))
+        return 0
+
+    def sleep_lateness_ns(self) -> int:
+        """How late one of the loop's sleeps wakes up (the clock's ``wake_late_ns``)."""
+        late = round(self.rng.random() * SLEEP_LATE_NS)
+        if self.heavy:
+            tail = self._tail_ns()
+            if tail:
+                self.late_sleeps.add(self.frame)
+                late += tail
+        return late
 
     def present(self) -> tuple[int, int | None]:
         """Present a frame: advance the clock; return (time shown, vblank index or None)."""
         clock = self.clock
         now = clock.now_ns()
         if self.vsync_now():
-            # next vblank strictly after now: k = floor((now - offset) * hz / 1e9) + 1
-            k = ((now - self.offset_ns) * self._num) // (NS_PER_S * self._den) + 1
+            k = self.vblank_after(now)
             if self._last_index is not None and k <= self._last_index:
                 k = self._last_index + 1  # one image per vblank, even after an early wake-up
             self._last_index = k
             vblank_ns = self.offset_ns + (k * NS_PER_S * self._den) // self._num
             noise = round((2.0 * self.rng.random() - 1.0) * self.noise_ns)
+            if self.heavy:
+                noise += self._tail_ns()
             clock.set(max(now, vblank_ns + noise))
             self._last_shown_ns = vblank_ns
             return vblank_ns, k
@@ -96,8 +162,9 @@ class SimDisplay:
             if self._last_shown_ns is not None:
                 shown_ns = max(now, self._last_shown_ns + self.min_interval_ns)
             self._last_shown_ns = shown_ns
-            clock.set(shown_ns + 1_000 + round(self.rng.random() * self.noise_ns / 10))
+            late = 1_000 + round(self.rng.random() * self.noise_ns / 10) + self._tail_ns()
+            clock.set(shown_ns + late)
             return shown_ns, None
         self._last_shown_ns = now
-        clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10))
+        clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10) + self._tail_ns())
         return now, None

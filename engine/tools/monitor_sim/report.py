@@ -40,6 +40,9 @@ def format_result(result: SimResult) -> str:
         f"{result.judder_rms_ms:.4f} ms, max {result.judder_max_ms:.4f} ms",
         f"VSYNC VERDICT: {verdict}",
         f"REFRESH ESTIMATE: {_fmt_hz(result.refresh_estimate_hz)} Hz",
+        f"FRAMES PER SECOND: {result.fps:.2f} ({result.held_vblanks} vblanks held back)",
+        f"INPUT LATENCY: mean {result.latency_mean_ms:.2f} ms, "
+        f"99th percentile {result.latency_p99_ms:.2f} ms",
     ]
     if result.bend_s:
         lines.append(f"LOCKED BEND: {result.bend_s * 1000:+.3f} ms")
@@ -49,7 +52,7 @@ def format_result(result: SimResult) -> str:
 MATRIX_COLUMNS = (
     ("policy", 17),
     ("phase", 7),
-    ("cell", 13),
+    ("cell", 17),
     ("upd", 6),
     ("vsyncs", 6),
     ("dbl", 5),
@@ -63,6 +66,10 @@ MATRIX_COLUMNS = (
     ("judder_ms", 9),
     ("vsync", 5),
     ("refresh", 9),
+    ("fps", 7),
+    ("held", 5),
+    ("lat_ms", 6),
+    ("lat99", 6),
 )
 
 
@@ -89,6 +96,10 @@ def format_matrix(rows: list[tuple[str, SimResult]]) -> str:
             f"{r.judder_rms_ms:.3f}",
             vsync,
             "-" if r.refresh_estimate_hz is None else f"{r.refresh_estimate_hz:.3f}",
+            f"{r.fps:.1f}",
+            r.held_vblanks,
+            f"{r.latency_mean_ms:.1f}",
+            f"{r.latency_p99_ms:.1f}",
         )
         cols = zip(values, MATRIX_COLUMNS, strict=True)
         lines.append(" ".join(str(v).rjust(width) for v, (_, width) in cols))

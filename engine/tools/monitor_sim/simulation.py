@@ -11,11 +11,20 @@ of updates, and measures what a player would see:
 * drift: game time minus real time with dropped time added back, measured at every frame's start
   once its updates have run (``drift_s`` at the last frame, ``max_abs_drift_s`` the worst);
 * motion error: for each shown image, the increase of the game time on screen minus the increase of
-  the real time it is shown at. With interpolation, the game time on screen is
-  ``tick time + alpha * step``; without it (``judder``), the newest tick's time. Motion error
-  measures pacing in steady state, so hitches are left out: the frames the simulation made slow on
-  purpose (a spike or the stall) and the frame after each, whose image could not be on time whatever
-  the policy, and frames where the hitch guard dropped time (reported as dropped time);
+  the real time it is shown at, less the run's mean of that difference (a constant rate
+  difference is not judder: it is the ``locked`` policy's bend, reported as such, or drift). With
+  interpolation, the game time on screen is ``tick time + alpha * step``; without it (``judder``),
+  the newest tick's time. Motion error measures pacing in steady state, so hitches are left out:
+  the frames the simulation made slow on purpose (a spike, the stall, or a sleep of the loop that
+  the heavy-tailed noise woke late) and the frame after each, whose image could not be on time
+  whatever the policy, frames where the hitch guard dropped time (reported as dropped time), and
+  the start-up frames up to the vsync detector's first verdict and the one after it (where
+  ``auto`` leaves ``strict``);
+* presents per second (``fps``) and, with vsync, ``held_vblanks``: vblanks a finished frame waited
+  through although it could have been shown at them (a planned hold or the limiter);
+* input latency: for an input read at the start of each frame, the time until the first image whose
+  state includes it is on screen (the first frame from then on that runs a tick), mean and 99th
+  percentile;
 * the vsync detector's verdict and refresh estimate, and when they became right.
 """
 
@@ -28,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.timing import GameLoop, ManualClock, TickRate
+from engine.timing import GameLoop, ManualClock, TickRate, VsyncDetector
 from engine.timing.clock import NS_PER_MS, NS_PER_S
-from engine.tools.monitor_sim.display import SimDisplay
+from engine.tools.monitor_sim.display import NoiseModel, SimDisplay
 from engine.tools.monitor_sim.policies import build_policy
 
 #: Reference noise: uniform in ±(1/60 * 0.005) s (DESIGN.md §4).
@@ -47,7 +56,8 @@ class SimConfig:
         vsync: Whether presents wait for vblank.
         tick_hz: Fixed update rate.
         updates: Run until this many updates.
-        noise_ms: Half-range of the uniform wake-up noise after a vblank.
+        noise_ms: Half-range of the uniform wake-up noise after a vblank (the core of ``heavy``).
+        noise_model: ``uniform`` or ``heavy`` (see :mod:`engine.tools.monitor_sim.display`).
         update_ms: Cost of one update.
         render_ms: Cost of rendering a frame.
         spike_ms: Extra render cost of every ``spike_every``-th frame.
@@ -55,7 +65,10 @@ class SimConfig:
         stall_s: Extra render cost of frame ``stall_at`` (0: none).
         stall_at: Frame of the stall.
         vsync_off_at: Frame from which vsync is off (``None``: never).
+        vsync_on_at: Frame until which vsync is off (``None``: never).
         vrr: Variable refresh display.
+        reported_hz: Refresh rate the OS reports (``None``: the refresh rounded to whole Hz; 0:
+            none). Our policies' limiter paces at it (the tick rate without one).
         phase: ``aligned`` (clock and vblank grid start together at 0) or ``random``.
         seed: Random seed.
         probe_frames: Start-up present-only frames of the game loop.
@@ -67,6 +80,7 @@ class SimConfig:
     tick_hz: float = 60.0
     updates: int = 10_000
     noise_ms: float = REFERENCE_NOISE_MS
+    noise_model: str = "uniform"
     update_ms: float = 0.01
     render_ms: float = 5.0
     spike_ms: float = 0.0
@@ -74,7 +88,9 @@ class SimConfig:
     stall_s: float = 0.0
     stall_at: int = 0
     vsync_off_at: int | None = None
+    vsync_on_at: int | None = None
     vrr: bool = False
+    reported_hz: float | None = None
     phase: str = "aligned"
     seed: int = 1
     probe_frames: int = 30
@@ -107,6 +123,10 @@ class SimResult:
     frames: int
     bend_s: float
     refresh_at_120_hz: float | None
+    fps: float
+    held_vblanks: int
+    latency_mean_ms: float
+    latency_p99_ms: float
     verdict_changes: list[tuple[int, bool | None]]
     mode_frames: dict[str, int]
     digits: str = field(repr=False)
@@ -144,7 +164,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
     noise_ns = round(config.noise_ms * NS_PER_MS)
     cost_noise_ns = noise_ns / 10
     random_01 = rng.random
-    clock = ManualClock(start_ns, wake_late_ns=lambda: round(random_01() * 20_000))
+    clock = ManualClock(start_ns)
     display = SimDisplay(
         clock,
         rng,
@@ -154,8 +174,14 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         noise_ns=noise_ns,
         offset_ns=offset_ns,
         vsync_off_at=config.vsync_off_at,
+        vsync_on_at=config.vsync_on_at,
+        noise_model=NoiseModel(config.noise_model),
+        reported_hz=config.reported_hz,
     )
-    setup = build_policy(config.policy, tick_rate)
+    clock.wake_late_ns = display.sleep_lateness_ns
+    reported = display.reported_hz
+    limiter_hz = TickRate.from_hz(reported).rate_hz if reported else None
+    setup = build_policy(config.policy, tick_rate, limiter_hz=limiter_hz)
     pacer = setup.pacer
 
     update_ns = round(config.update_ms * NS_PER_MS)
@@ -165,6 +191,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
     counters = {"updates": 0}
     shown: list[tuple[int, int | None]] = []
     hitches: set[int] = set()
+    work_done: dict[int, int] = {}
 
     def fixed_update(tick: int) -> None:
         counters["updates"] += 1
@@ -180,6 +207,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
             cost += stall_ns
             hitches.add(frame)
         clock.advance(_cost(random_01, cost, cost_noise_ns))
+        work_done[frame] = clock.now_ns()
 
     def present() -> None:
         shown.append(display.present())  # one entry per present, probes included
@@ -190,11 +218,13 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         fixed_update=fixed_update,
         render=render,
         present=present,
+        detector=VsyncDetector(nominal_hz=reported),
         limiter=setup.limiter,
         limit_when=setup.limit_when,
         probe_frames=config.probe_frames,
+        planned=setup.planned,
     )
-    return _measure(config, loop, display, shown, counters, hitches, traces)
+    return _measure(config, loop, display, shown, counters, hitches, work_done, traces)
 
 
 def _measure(
@@ -204,6 +234,7 @@ def _measure(
     shown: list[tuple[int, int | None]],
     counters: dict[str, int],
     hitches: set[int],
+    work_done: dict[int, int],
     traces: bool,
 ) -> SimResult:
     """Run the loop to the target and compute every metric from the per-frame record."""
@@ -244,11 +275,18 @@ def _measure(
         shown_game = newest_game = game_ns.astype(np.float64)
     # motion error per shown image, left out around the hitches (see the module docstring)
     frame_ids = np.array([r.index for r in frames], dtype=np.int64)
-    hitch = np.isin(frame_ids, list(hitches)) | np.isin(frame_ids - 1, list(hitches))
-    valid = ~(hitch | (frame_dropped > 0))[1:]
+    slow = list(hitches | display.late_sleeps)
+    hitch = np.isin(frame_ids, slow) | np.isin(frame_ids - 1, slow)
+    decided = next((r.index for r in frames if r.vsync is not None), len(frames))
+    valid = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))[1:]
     real_step = np.diff(shown_at).astype(np.float64)
     err = (np.diff(shown_game) - real_step)[valid]
     jud = (np.diff(newest_game) - real_step)[valid]
+    if err.size:
+        err = err - err.mean()
+        jud = jud - jud.mean()
+    latency = _latency_ns(frame_ns, shown_at, updates)
+    held = _held_vblanks(display, frame_ids, indices, work_done)
 
     # the seed's digits: one per vsync, 0 for a vsync with no new image
     digits: list[str] = []
@@ -307,6 +345,10 @@ def _measure(
         frames=loop.frames,
         bend_s=getattr(pacer, "bend_ns", 0) / NS_PER_S,
         refresh_at_120_hz=refresh_at_120,
+        fps=len(frames) / (system_ns / NS_PER_S) if system_ns > 0 else 0.0,
+        held_vblanks=held,
+        latency_mean_ms=float(latency.mean()) / NS_PER_MS if latency.size else 0.0,
+        latency_p99_ms=float(np.percentile(latency, 99)) / NS_PER_MS if latency.size else 0.0,
         verdict_changes=verdict_changes,
         mode_frames=mode_frames,
         digits="".join(digits),
@@ -318,6 +360,33 @@ def _measure(
         motion_trace=motion_trace,
         update_trace=updates.tolist() if traces else [],
     )
+
+
+def _latency_ns(frame_ns: np.ndarray, shown_at: np.ndarray, updates: np.ndarray) -> np.ndarray:
+    """Per frame: from the input read at its start to the first image showing a tick run since."""
+    ticking = np.flatnonzero(updates > 0)
+    first = np.searchsorted(ticking, np.arange(updates.size))
+    has = first < ticking.size
+    latency: np.ndarray = (shown_at[ticking[first[has]]] - frame_ns[has]).astype(np.float64)
+    return latency
+
+
+def _held_vblanks(
+    display: SimDisplay, frame_ids: np.ndarray, indices: list[int | None], work_done: dict[int, int]
+) -> int:
+    """Vblanks that passed while a finished frame waited, though it could have been shown."""
+    shown = np.array([-1 if i is None else i for i in indices], dtype=np.int64)
+    done = np.array([work_done.get(f, -1) for f in frame_ids.tolist()], dtype=np.int64)
+    usable = (shown >= 0) & (done >= 0)
+    if not usable.any():
+        return 0
+    num, den = display.refresh_hz.numerator, display.refresh_hz.denominator
+    # the first vblank after the work was done (exact integers, as SimDisplay.vblank_after)
+    earliest = ((done - display.offset_ns) * num) // (NS_PER_S * den) + 1
+    # ... and after the previous image's vblank (one image per vblank)
+    previous = np.concatenate(([-1], shown[:-1]))
+    earliest = np.where(previous >= 0, np.maximum(earliest, previous + 1), earliest)
+    return int(np.maximum(0, shown - earliest)[usable].sum())
 
 
 def _rms(values: np.ndarray) -> float:

@@ -49,3 +49,40 @@ def test_keys_become_per_tick_input_and_f3_toggles_the_overlay(gl_window: Any) -
         assert engine.stats.frames_recorded == frames_before + 5
     finally:
         engine.close()
+
+
+def test_the_limiter_paces_at_the_displays_rate_capped_by_fps_limit() -> None:
+    from fractions import Fraction
+
+    from engine.runtime.engine import limiter_rate_hz
+    from engine.timing import TickRate
+
+    ticks = TickRate.from_hz(60)
+    assert limiter_rate_hz(144.0, ticks, 0.0) == 144  # a 144 Hz panel gets 144 frames a second
+    assert limiter_rate_hz(59.94, ticks, 0.0) == Fraction(2997, 50)
+    assert limiter_rate_hz(None, ticks, 0.0) == 60  # the OS reports nothing: the tick rate
+    assert limiter_rate_hz(144.0, ticks, 100.0) == 100  # fps_limit still caps it
+    assert limiter_rate_hz(None, ticks, 30.0) == 30
+
+
+def test_a_headless_window_reports_no_refresh_rate(gl_window: Any) -> None:
+    from engine.runtime.engine import reported_refresh_hz
+
+    assert reported_refresh_hz(gl_window) is None
+
+
+def test_headless_with_vsync_off_paces_at_the_virtual_displays_rate(gl_window: Any) -> None:
+    from engine.runtime.engine import Engine
+    from engine.timing.clock import NS_PER_S
+
+    config = load_config(None, ["video.vsync=false"])
+    engine = Engine(gl_window, config, headless=True, display_hz=144.0)
+    try:
+        assert engine.reported_hz == 144.0
+        assert engine.loop.detector.nominal_hz == 144.0
+        reports = [engine.run_frame() for _ in range(200)]
+        game = [r for r in reports if not r.probe][20:]
+        seconds = (game[-1].present_ns - game[0].present_ns) / NS_PER_S
+        assert abs((len(game) - 1) / seconds - 144.0) < 1.0  # not the 60 Hz tick rate
+    finally:
+        engine.close()

@@ -56,3 +56,22 @@ def test_real_clock_sleeps_to_the_deadline_precisely() -> None:
         lateness.append(time.perf_counter_ns() - deadline)
     assert min(lateness) >= 0
     assert sorted(lateness)[len(lateness) // 2] < NS_PER_MS  # median: generous for a loaded CI box
+
+
+def test_planned_deadlines_are_absolute_and_an_overrun_restarts_the_grid_when_ready() -> None:
+    limiter = FrameLimiter(Fraction(144))
+    interval = NS_PER_S / 144
+    start = 0
+    deadlines = []
+    for _ in range(144):
+        deadline, on_grid = limiter.plan(start, start + 3 * NS_PER_MS)
+        assert on_grid
+        deadlines.append(deadline)
+        start = deadline + 40_000  # presents return a little late; the grid does not creep
+    assert deadlines[-1] == NS_PER_S  # exactly one second after 144 frames
+    assert all(abs(b - a - interval) < 1 for a, b in itertools.pairwise(deadlines))
+    # work that cannot make the next deadline: present when ready, the grid starts there
+    deadline, on_grid = limiter.plan(start, start + 10 * NS_PER_MS)
+    assert not on_grid and deadline == start + 10 * NS_PER_MS
+    nxt, on_grid = limiter.plan(deadline, deadline + 3 * NS_PER_MS)
+    assert on_grid and nxt == deadline + int(interval)

@@ -29,6 +29,10 @@ JSON_KEYS = {
     "vsync_detected",
     "refresh_estimate_hz",
     "update_histogram",
+    "fps",
+    "held_vblanks",
+    "latency_mean_ms",
+    "latency_p99_ms",
 }
 
 
@@ -61,6 +65,8 @@ def test_text_output_has_the_seed_digits_and_totals() -> None:
         "MOTION ERROR:",
         "VSYNC VERDICT: vsync on",
         "REFRESH ESTIMATE:",
+        "FRAMES PER SECOND:",
+        "INPUT LATENCY:",
     ):
         assert label in out.stdout
 
@@ -74,6 +80,20 @@ def test_json_has_the_documented_keys_and_a_consistent_histogram() -> None:
     shown = sum(data["update_histogram"].values())
     assert sum(int(k) * v for k, v in data["update_histogram"].items()) == data["updates"]
     assert shown == data["vsyncs"] - data["skipped_renders"]
+
+
+def test_jitter_flags_reach_the_run() -> None:
+    out = sim(
+        "--refresh-hz", "144", "--noise-model", "heavy", "--noise-ms", "0.25",
+        "--reported-hz", "0", "--vsync-on-at", "100", "--updates", "600", "--json",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    config = data["config"]
+    assert config["noise_model"] == "heavy" and config["reported_hz"] == 0
+    assert config["vsync_on_at"] == 100
+    assert [change[1] for change in data["verdict_changes"]] == [None, False, True]
+    assert data["fps"] > 100 and data["latency_p99_ms"] >= data["latency_mean_ms"] > 0
 
 
 def test_plot_writes_a_png(tmp_path: Path) -> None:
@@ -103,6 +123,9 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
         (["--plot", "missing/pacing.png"], "its folder does not exist"),
         (["--matrix", "--plot", "pacing.png"], "does not work with --matrix"),
         (["--phase", "sideways"], "invalid choice"),
+        (["--noise-model", "pink"], "invalid choice: 'pink'"),
+        (["--reported-hz", "2000"], "reported refresh rate must be in 0..1000 Hz"),
+        (["--vsync-on-at", "-1"], "frame must be >= 0"),
         (["--bogus"], "unrecognized arguments"),
     ],
 )

@@ -1,0 +1,276 @@
+"""Present planning: decide at a frame's start when it will be shown, and render it for that moment.
+
+A frame's image is shown some time after the frame starts: at a vblank with vsync on, at the
+limiter's deadline with vsync off. If the frame rendered the game state of its *start* (the
+previous present), every frame that took one vblank more or less than the one before would show
+the world jumping by a whole refresh period: at 165 Hz with ±1 ms of wake-up noise that is a
+quarter of all frames, 0.5 ms of motion error RMS even with perfect timestamps. So the planner
+decides, before the frame's updates run, *when the frame will be shown*:
+
+* **vsync on** (``VBLANK``): the first vblank on the detector's grid after the frame can be ready
+  (its start plus :class:`WorkEstimate`, a robust recent maximum of the work time, plus a small
+  margin). If the frame is ready earlier than planned, the present is *held* until just after the
+  vblank before its target, so it flips exactly at the planned vblank and never a refresh early.
+* **vsync off or variable refresh** (``PACED``): the frame limiter's next deadline at the
+  display's rate (:meth:`~engine.timing.limiter.FrameLimiter.plan`). If the frame cannot make it
+  (``OVERRUN``), it is presented as soon as it is ready: as many frames as rendering allows.
+* **checks** (``CHECK``): while the limiter paces, every ``check_interval_ns`` one paced frame is
+  presented a little before its deadline (up to ``max_check_shift_ns``, within the slack), or as
+  much after it when the work leaves no slack. If vsync is really on, that present still waits
+  for a vblank (it blocks, and returns on the vblank grid); if it is off, it shows a little early
+  or late, as planned. Without checks a wrong "vsync off" verdict would seal itself: the limiter
+  may issue every present just before a vblank, where even vsync waits only microseconds.
+* otherwise (no vblank grid yet, or no planner) ``FREE``: present at once. While the verdict is
+  still undecided but the start-up probes found a vblank grid, frames are already planned on it.
+
+The game loop gives the pacer ``display_ns - lead_ns`` as the frame's time, where ``lead_ns`` is
+the usual frame interval (the limiter interval, or whole refresh periods of the render cost): in a
+steady cadence that is exactly the previous present's vblank or deadline, and when a frame is
+planned one vblank later than usual its game time moves on one vblank more, so the image matches
+the moment it is shown.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import NamedTuple
+
+from engine.timing.limiter import FrameLimiter
+from engine.timing.vsync import PresentEstimate, VsyncDetector
+
+
+class PlanKind(StrEnum):
+    """How a frame's present is planned (see the module docstring)."""
+
+    FREE = "free"
+    VBLANK = "vblank"
+    PACED = "paced"
+    OVERRUN = "overrun"
+    CHECK = "check"
+
+
+class PresentPlan(NamedTuple):
+    """When a frame will be shown and when its present may be issued.
+
+    Attributes:
+        kind: How the plan was made.
+        display_ns: When the image is expected on screen, or ``None`` (``FREE``).
+        issue_ns: Do not issue the present before this time (hold or limiter), or ``None``.
+        lead_ns: The usual frame interval; the frame's game time is ``display_ns - lead_ns``.
+        vblanks: Vblanks since the previous frame's planned vblank (``VBLANK`` plans), if known.
+    """
+
+    kind: PlanKind
+    display_ns: int | None
+    issue_ns: int | None
+    lead_ns: int
+    vblanks: int | None
+
+
+FREE_PLAN = PresentPlan(PlanKind.FREE, None, None, 0, None)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanSettings:
+    """Tuning of the planner.
+
+    Attributes:
+        work_margin_ns: Added to the work estimate when choosing the target vblank or deadline.
+        hold_guard_ns: A held present is issued at least this long after the vblank before its
+            target (more when the grid is less certain).
+        work_decay: Fraction of the gap by which the work estimate falls per frame when the work
+            got shorter (it rises at once when the work gets longer; see :class:`WorkEstimate`).
+        check_interval_ns: Time between checks while the limiter paces (0: no checks).
+        max_check_shift_ns: How much earlier (or later) than its deadline a check is presented, at
+            most. Keep it within the pacer's trust bound for noise-free times (2 ms), so that
+            ``strict`` renders checks on time too.
+        min_check_shift_ns: An early check needs at least this much slack before the deadline;
+            with less, the check comes late.
+        cadence_hysteresis: How far (in refresh periods) the work estimate must pass a whole number
+            of periods before the usual vblanks per frame (and so ``lead_ns``) change.
+    """
+
+    work_margin_ns: int = 100_000
+    hold_guard_ns: int = 250_000
+    work_decay: float = 0.002
+    check_interval_ns: int = 50_000_000
+    max_check_shift_ns: int = 1_500_000
+    min_check_shift_ns: int = 500_000
+    cadence_hysteresis: float = 0.05
+
+
+class WorkEstimate:
+    """How long a frame's work (updates and render) takes: a recent maximum, robust to one-off spikes.
+
+    The estimate rises at once to any longer work, and falls back slowly (``decay`` of the gap per
+    frame) when the work gets shorter. A single frame far above the estimate (more than
+    ``SPIKE_FACTOR`` times it and a millisecond: a spike, a stall, a level load) counts only as
+    much as its neighbour, so one hitch does not make every later frame wait for a later vblank.
+    """
+
+    SPIKE_FACTOR = 1.5
+
+    __slots__ = ("_decay", "_last_ns", "value_ns")
+
+    def __init__(self, decay: float = 0.002) -> None:
+        self._decay = decay
+        self._last_ns: int | None = None
+        #: The estimate in ns (0 until the first frame).
+        self.value_ns = 0
+
+    def add(self, work_ns: int) -> None:
+        """Record one frame's work."""
+        sample = work_ns
+        last = self._last_ns
+        if last is not None and work_ns > self.SPIKE_FACTOR * self.value_ns + 1_000_000:
+            sample = min(work_ns, last)
+        self._last_ns = work_ns
+        if sample >= self.value_ns:
+            self.value_ns = sample
+        else:
+            self.value_ns -= round((self.value_ns - sample) * self._decay)
+
+
+class PresentPlanner:
+    """Plans every frame's present (see the module docstring).
+
+    Args:
+        detector: The vsync detector: its verdict and vblank grid.
+        limiter: The frame limiter used while pacing (vsync off or variable refresh).
+        settings: Tuning.
+    """
+
+    __slots__ = (
+        "_cadence",
+        "_interval",
+        "_last_plan_ns",
+        "_last_vblank_ns",
+        "_lead_ns",
+        "_next_check_ns",
+        "detector",
+        "limiter",
+        "settings",
+        "work",
+    )
+
+    def __init__(
+        self,
+        detector: VsyncDetector,
+        limiter: FrameLimiter | None,
+        settings: PlanSettings | None = None,
+    ) -> None:
+        self.detector = detector
+        self.limiter = limiter
+        self.settings = settings or PlanSettings()
+        self.work = WorkEstimate(self.settings.work_decay)
+        self._last_vblank_ns: int | None = None
+        self._last_plan_ns: int | None = None
+        self._next_check_ns: int | None = None
+        self._cadence = 1
+        self._interval: Fraction | None = None
+        self._lead_ns = 0
+
+    def reset(self) -> None:
+        """Forget the previous frames' plans (after a resync or a pause)."""
+        self._last_vblank_ns = None
+        self._last_plan_ns = None
+        self._next_check_ns = None
+        if self.limiter is not None:
+            self.limiter.reset()
+
+    def plan(self, start_ns: int, *, limiting: bool, checks: bool = True) -> PresentPlan:
+        """Plan the frame that starts at ``start_ns`` (the previous present's return).
+
+        Args:
+            start_ns: The frame's start.
+            limiting: Whether the limiter paces presents now.
+            checks: Whether paced frames may be checked (see the module docstring).
+        """
+        ready_ns = start_ns + self.work.value_ns + self.settings.work_margin_ns
+        if limiting and self.limiter is not None:
+            plan = self._plan_paced(start_ns, ready_ns, checks)
+        elif self.detector.verdict is not False and self.detector.period_ns is not None:
+            plan = self._plan_vblank(start_ns, ready_ns)
+        else:
+            plan = FREE_PLAN
+        if plan.kind is not PlanKind.VBLANK:
+            self._last_plan_ns = None
+        return plan
+
+    def finished(self, work_ns: int) -> None:
+        """Record how long the frame's work took (before any hold or limiter sleep)."""
+        self.work.add(work_ns)
+
+    def shown(self, estimate: PresentEstimate) -> None:
+        """Record where the detector placed the frame's present."""
+        self._last_vblank_ns = estimate.smooth_ns
+
+    # -- the plans --------------------------------------------------------------------------------
+    def _plan_vblank(self, start_ns: int, ready_ns: int) -> PresentPlan:
+        detector = self.detector
+        period = detector.period_ns
+        assert period is not None
+        uncertainty = round(detector.phase_uncertainty_ns)
+        previous = self._last_vblank_ns
+        if previous is None:
+            previous = self._last_plan_ns
+        guard = max(self.settings.hold_guard_ns, uncertainty)
+        if previous is not None and previous > start_ns + 1.5 * detector.noise_ns + guard:
+            # The previous present returned (this frame started) well before the vblank it was
+            # placed at: it did not wait for it. Vsync has just been switched off, or the grid is
+            # wrong: do not hold this frame for a vblank that means nothing.
+            previous = None
+        earliest = ready_ns + uncertainty
+        if previous is not None:
+            earliest = max(earliest, previous + round(period / 2))
+        target = detector.vblank_after(earliest)
+        if target is None:
+            return FREE_PLAN
+        issue_ns = None
+        if previous is not None and target - previous > 1.5 * period:
+            issue_ns = target - round(period) + guard
+        vblanks = None
+        if self._last_plan_ns is not None and target - self._last_plan_ns > period / 2:
+            vblanks = round((target - self._last_plan_ns) / period)
+        self._last_plan_ns = target
+        lead_ns = round(self._usual_vblanks(period) * period)
+        return PresentPlan(PlanKind.VBLANK, target, issue_ns, lead_ns, vblanks)
+
+    def _usual_vblanks(self, period: float) -> int:
+        """Vblanks per frame in a steady cadence: how many periods the work needs, with hysteresis."""
+        work = (self.work.value_ns + self.settings.work_margin_ns) / period
+        cadence = math.floor(work) + 1
+        if cadence != self._cadence:
+            boundary = max(cadence, self._cadence) - 1
+            if abs(work - boundary) > self.settings.cadence_hysteresis:
+                self._cadence = cadence
+        return self._cadence
+
+    def _plan_paced(self, start_ns: int, ready_ns: int, checks: bool) -> PresentPlan:
+        limiter = self.limiter
+        assert limiter is not None
+        interval = limiter.interval_ns
+        if interval != self._interval:  # rounding a Fraction every frame is slow: once per change
+            self._interval, self._lead_ns = interval, round(interval)
+        lead_ns = self._lead_ns
+        deadline, on_grid = limiter.plan(start_ns, ready_ns)
+        if not on_grid:
+            return PresentPlan(PlanKind.OVERRUN, deadline, deadline, lead_ns, None)
+        settings = self.settings
+        if checks and settings.check_interval_ns:
+            due = self._next_check_ns
+            if due is None:
+                self._next_check_ns = start_ns + settings.check_interval_ns
+            elif start_ns >= due:
+                self._next_check_ns = start_ns + settings.check_interval_ns
+                most = min(settings.max_check_shift_ns, lead_ns // 2)
+                early = min(deadline - ready_ns, most)
+                # early if the work leaves time before the deadline, else late
+                issue_ns = (
+                    deadline - early if early >= settings.min_check_shift_ns else deadline + most
+                )
+                return PresentPlan(PlanKind.CHECK, issue_ns, issue_ns, lead_ns, None)
+        return PresentPlan(PlanKind.PACED, deadline, deadline, lead_ns, None)

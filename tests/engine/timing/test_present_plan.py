@@ -1,0 +1,158 @@
+"""Present planning: the work estimate, vblank targets and holds, limiter deadlines and checks."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.timing import (
+    FrameLimiter,
+    PlanKind,
+    PlanSettings,
+    PresentPlanner,
+    VsyncDetector,
+    WorkEstimate,
+)
+from engine.timing.clock import NS_PER_MS, NS_PER_S
+
+PERIOD_NS = NS_PER_S / 144
+
+
+def test_work_estimate_rises_at_once_ignores_a_single_spike_and_falls_slowly() -> None:
+    work = WorkEstimate(decay=0.01)
+    for _ in range(10):
+        work.add(5 * NS_PER_MS)
+    assert work.value_ns == 5 * NS_PER_MS
+    work.add(5_400_000)  # a little longer: adopted at once
+    assert work.value_ns == 5_400_000
+    work.add(25 * NS_PER_MS)  # one spike (a level load): only as much as its neighbour
+    assert work.value_ns == 5_400_000
+    for _ in range(100):
+        work.add(4 * NS_PER_MS)
+    assert 4 * NS_PER_MS < work.value_ns < 5 * NS_PER_MS  # falling back, slowly
+    work.add(20 * NS_PER_MS)
+    work.add(20 * NS_PER_MS)  # two long frames in a row: the work really got longer
+    assert work.value_ns == 20 * NS_PER_MS
+
+
+def vsync_detector(frames: int = 60) -> tuple[VsyncDetector, int]:
+    """A detector that has seen ``frames`` blocking presents on a 144 Hz grid (vblank 0 at 0)."""
+    detector = VsyncDetector(nominal_hz=144.0)
+    t = 0
+    for n in range(1, frames + 1):
+        t = round(n * PERIOD_NS) + 30_000
+        detector.observe(t, 2 * NS_PER_MS)
+    assert detector.verdict is True
+    return detector, t
+
+
+def test_vsync_plan_targets_the_first_vblank_the_work_can_make() -> None:
+    detector, last = vsync_detector()
+    planner = PresentPlanner(detector, None)
+    for _ in range(5):
+        planner.finished(3 * NS_PER_MS)
+    planner.shown(detector.observe(last + round(PERIOD_NS), 2 * NS_PER_MS))
+    start = last + round(PERIOD_NS)
+    plan = planner.plan(start, limiting=False)
+    assert plan.kind is PlanKind.VBLANK
+    assert plan.display_ns is not None
+    # the grid is fitted to when presents return, so its "vblanks" include their 30 µs latency
+    assert abs(plan.display_ns - (start + PERIOD_NS)) < 1_000  # the next vblank
+    assert plan.issue_ns is None  # no hold needed: it cannot flip earlier anyway
+    assert abs(plan.lead_ns - PERIOD_NS) < 1  # one vblank per frame in this cadence
+    # the frame's time given to the pacer is the previous vblank: as before planning existed
+    assert abs(plan.display_ns - plan.lead_ns - start) < 1_000
+
+
+def test_a_frame_that_would_flip_early_is_held_for_its_planned_vblank() -> None:
+    detector, last = vsync_detector()
+    planner = PresentPlanner(detector, None)
+    for _ in range(5):
+        planner.finished(7_500_000)  # longer than one 6.94 ms refresh
+    previous = detector.observe(last + round(PERIOD_NS), 2 * NS_PER_MS)
+    planner.shown(previous)
+    assert previous.smooth_ns is not None
+    plan = planner.plan(last + round(PERIOD_NS), limiting=False)
+    assert plan.display_ns is not None and plan.issue_ns is not None
+    assert abs(plan.display_ns - previous.smooth_ns - 2 * PERIOD_NS) < 1_000  # two vblanks on
+    # held until just after the vblank in between: if the work ends early, it still flips at
+    # the planned vblank, never a refresh early
+    hold = plan.issue_ns - (previous.smooth_ns + PERIOD_NS)
+    assert PlanSettings().hold_guard_ns <= hold < NS_PER_MS
+    assert abs(plan.lead_ns - 2 * PERIOD_NS) < 1  # this cadence is two vblanks per frame
+
+
+def test_no_hold_for_a_vblank_the_previous_present_did_not_wait_for() -> None:
+    """Vsync just switched off: a present returned 10 ms before the vblank it was placed at."""
+    detector, last = vsync_detector()
+    planner = PresentPlanner(detector, None)
+    for _ in range(5):
+        planner.finished(9 * NS_PER_MS)
+    previous = detector.observe(last + round(PERIOD_NS), 2 * NS_PER_MS)
+    planner.shown(previous)
+    assert previous.smooth_ns is not None
+    plan = planner.plan(previous.smooth_ns - 10 * NS_PER_MS, limiting=False)
+    assert plan.kind is PlanKind.VBLANK and plan.issue_ns is None
+
+
+def test_paced_plans_follow_the_limiter_grid_and_overruns_present_when_ready() -> None:
+    limiter = FrameLimiter(Fraction(144))
+    planner = PresentPlanner(VsyncDetector(), limiter, PlanSettings(check_interval_ns=0))
+    interval = NS_PER_S / 144
+    start = 0
+    for _ in range(3):
+        planner.finished(2 * NS_PER_MS)
+    deadlines = []
+    for _ in range(5):
+        plan = planner.plan(start, limiting=True)
+        assert plan.kind is PlanKind.PACED and plan.display_ns == plan.issue_ns
+        assert plan.display_ns is not None
+        deadlines.append(plan.display_ns)
+        start = plan.display_ns + 1_000
+    assert [round(d / interval) for d in deadlines] == [1, 2, 3, 4, 5]
+    assert all(abs(d - round(d / interval) * interval) <= 1 for d in deadlines)
+    for _ in range(3):
+        planner.finished(10 * NS_PER_MS)  # slower than the display: present as soon as ready
+    plan = planner.plan(start, limiting=True)
+    assert plan.kind is PlanKind.OVERRUN
+    assert plan.display_ns == start + 10 * NS_PER_MS + PlanSettings().work_margin_ns
+
+
+def test_checks_come_every_50_ms_a_little_before_the_deadline_within_the_slack() -> None:
+    limiter = FrameLimiter(Fraction(60))
+    planner = PresentPlanner(VsyncDetector(), limiter)
+    for _ in range(3):
+        planner.finished(5 * NS_PER_MS)
+    start = 0
+    kinds = []
+    for _ in range(60):
+        plan = planner.plan(start, limiting=True)
+        kinds.append(plan.kind)
+        assert plan.display_ns is not None
+        if plan.kind is PlanKind.CHECK:
+            on_grid = round(plan.display_ns * 60 / NS_PER_S) * NS_PER_S / 60
+            shift = on_grid - plan.display_ns
+            settings = PlanSettings()
+            assert settings.min_check_shift_ns <= shift <= settings.max_check_shift_ns + 1
+        start = plan.display_ns + 1_000
+    assert kinds.count(PlanKind.CHECK) == 19  # one second of frames: at 0.05, 0.1 ... 0.95 s
+    assert kinds.count(PlanKind.PACED) == 41
+
+
+def test_with_no_slack_before_the_deadline_a_check_comes_a_little_late() -> None:
+    limiter = FrameLimiter(Fraction(60))
+    planner = PresentPlanner(VsyncDetector(), limiter)
+    for _ in range(3):
+        planner.finished(16_300_000)  # the work leaves 0.27 ms before each 16.67 ms deadline
+    start, plans = 0, []
+    for _ in range(20):
+        plan = planner.plan(start, limiting=True)
+        assert plan.display_ns is not None
+        plans.append(plan)
+        if plan.kind is PlanKind.CHECK:
+            break
+        start = plan.display_ns + 1_000
+    previous, check = plans[-2], plans[-1]
+    assert previous.kind is PlanKind.PACED and check.kind is PlanKind.CHECK
+    assert previous.display_ns is not None and check.display_ns is not None
+    deadline = previous.display_ns + NS_PER_S / 60
+    assert abs(check.display_ns - deadline - PlanSettings().max_check_shift_ns) <= 1
