@@ -473,7 +473,8 @@ def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, byt
     Which files count is the sample game's one list, the project files its wheel ships
     (:func:`_project_data_globs`): the tileset, backdrops, music and ``CREDITS.md`` today, and
     whatever asset folder it ships tomorrow. Of the maps and replays only the starters are
-    taken; ``levels/README.md`` is the new project's own (:func:`levels_readme`).
+    taken; ``levels/README.md`` is the new project's own (:func:`levels_readme`), and the bundled
+    run file (``levels/runs/``) is left out: it plays every sample level.
     """
     from game.level_order import LEVEL_SUFFIXES  # what the game counts as a level
 
@@ -485,6 +486,8 @@ def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, byt
         relative = path.relative_to(source_root)
         if relative.parts[0] != "levels" or relative == Path("levels/README.md"):
             continue
+        if relative.parts[:2] == ("levels", "runs"):
+            continue  # the sample game's run plays all its levels; `python -m NAME.make_run` makes one
         is_map = path.parent == levels and path.suffix.lower() in LEVEL_SUFFIXES
         is_replay = path.parent == levels / "replays"
         if (is_map or is_replay) and path.name not in taken:
