@@ -103,31 +103,35 @@ class PlanSettings:
 
 
 class WorkEstimate:
-    """How long a frame's work (updates and render) takes: a recent maximum, robust to one-off spikes.
+    """How long a frame's work (updates and render) takes: a recent maximum, robust to spikes.
 
     The estimate rises at once to any longer work, and falls back slowly (``decay`` of the gap per
-    frame) when the work gets shorter. A single frame far above the estimate (more than
-    ``SPIKE_FACTOR`` times it and a millisecond: a spike, a stall, a level load) counts only as
-    much as its neighbour, so one hitch does not make every later frame wait for a later vblank.
+    frame) when the work gets shorter. A frame far above the estimate (more than ``SPIKE_FACTOR``
+    times it and a millisecond) counts only as much as the shorter of the two frames before it:
+    a spike, a stall, a level load and the first draw after it (which uploads the level's
+    textures) do not make every later frame wait for a later vblank; three long frames in a row
+    do, because then the work really got longer. The first frames have no frames before them
+    (they count as 0): the very first frame compiles shaders and fills the texture atlas, and in
+    software GL under X took 186 ms, which must not become the estimate.
     """
 
     SPIKE_FACTOR = 1.5
 
-    __slots__ = ("_decay", "_last_ns", "value_ns")
+    __slots__ = ("_decay", "_previous_ns", "value_ns")
 
     def __init__(self, decay: float = 0.002) -> None:
         self._decay = decay
-        self._last_ns: int | None = None
-        #: The estimate in ns (0 until the first frame).
+        self._previous_ns = (0, 0)  # the work of the two frames before, oldest first
+        #: The estimate in ns (0 until the first frames).
         self.value_ns = 0
 
     def add(self, work_ns: int) -> None:
         """Record one frame's work."""
         sample = work_ns
-        last = self._last_ns
-        if last is not None and work_ns > self.SPIKE_FACTOR * self.value_ns + 1_000_000:
-            sample = min(work_ns, last)
-        self._last_ns = work_ns
+        older, last = self._previous_ns
+        if work_ns > self.SPIKE_FACTOR * self.value_ns + 1_000_000:
+            sample = min(work_ns, last, older)
+        self._previous_ns = (last, work_ns)
         if sample >= self.value_ns:
             self.value_ns = sample
         else:
