@@ -20,6 +20,7 @@ __all__ = [
     "FLYER",
     "KINDS",
     "LADDER",
+    "PAR_TIME",
     "SPRING",
     "SWING",
     "WALKER",
@@ -164,9 +165,22 @@ SWING = Kind(
 )
 
 
+PAR_TIME = Prop(
+    "par_time_s",
+    float,
+    None,
+    doc='The level complete screen shows it next to the time taken ("under par!").',
+    unit="s",
+    min=0.1,
+    max=24 * 3600,
+)
+"""The map property ``par_time_s``: the level's par time (optional)."""
+
+
 def game_kinds() -> KindRegistry:
-    """A registry with the engine's kinds and the sample game's (add a new kind to the tuple)."""
-    kinds = KindRegistry()
+    """A registry with the engine's kinds and the sample game's (add a new kind to the tuple),
+    and the map properties the game reads."""
+    kinds = KindRegistry(map_props=(PAR_TIME,))
     for kind in (WALKER, FLYER, SPRING, LADDER, CRUMBLING_PLATFORM, CRATE, SWING):
         kinds.register(kind)
     return kinds

@@ -123,7 +123,8 @@ class Prop:
     Attributes:
         name: The property's name in Tiled.
         type: ``bool``, ``int``, ``float``, ``str`` or :class:`ObjectRef`.
-        default: Used when the object does not set it; :data:`REQUIRED` if it must.
+        default: Used when the object does not set it; :data:`REQUIRED` if it must; None for
+            an optional property with no value (game code then reads None).
         doc: One line for the level-making guide and error messages.
         unit: ``px``, ``px/s``, ``px/s2`` (lengths: scaled with the map), ``tiles``, ``s``,
             ``ticks``, ``deg`` or ``""``.
@@ -146,7 +147,7 @@ class Prop:
     def __post_init__(self) -> None:
         if self.type is ObjectRef and not self.ref_kind:
             raise ValueError(f"property {self.name!r}: an ObjectRef needs ref_kind")
-        if self.default is not REQUIRED and self.type is not ObjectRef:
+        if self.default not in (REQUIRED, None) and self.type is not ObjectRef:
             self.check(self.default)  # a bad default is a programming error, found at import
 
     @property
@@ -347,15 +348,41 @@ ENGINE_KINDS: Final[tuple[Kind, ...]] = (
 class KindRegistry:
     """The kinds a game's levels may use: the engine's, then the game's, by class name.
 
+    It also holds the game's **map properties** (*Map > Map Properties* in Tiled), declared
+    as :class:`Prop` like a kind's: the loader checks them and fills in their defaults, so the
+    level checker refuses a bad one in the same words the game would. (``name``, the level's
+    title, is the engine's own and always checked.) Map properties are not scaled with the
+    map, so none may be a length (``px``) or an object reference.
+
     Args:
         kinds: The starting kinds (default: :data:`ENGINE_KINDS`).
+        map_props: The map properties the game reads, e.g. a par time.
     """
 
-    def __init__(self, kinds: Iterable[Kind] = ENGINE_KINDS) -> None:
+    def __init__(
+        self, kinds: Iterable[Kind] = ENGINE_KINDS, map_props: Iterable[Prop] = ()
+    ) -> None:
         self._kinds: dict[str, Kind] = {}
         self._aliases: dict[str, str] = {}
         for kind in kinds:
             self.register(kind)
+        self._map = Kind("map", SHAPES, props=tuple(map_props))
+        for prop in self._map.props:
+            if is_length(prop.unit) or prop.type is ObjectRef:
+                raise ValueError(f"map property {prop.name!r}: a length or object reference")
+
+    @property
+    def map_props(self) -> tuple[Prop, ...]:
+        """The declared map properties."""
+        return self._map.props
+
+    def check_map_properties(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Check a map's properties against :attr:`map_props`; fill in defaults.
+
+        Raises:
+            PropError: ``property "par_time_s" must be ...`` (the first problem).
+        """
+        return self._map.check_properties(raw)
 
     def register(self, kind: Kind) -> Kind:
         """Add ``kind``; its name and aliases must be new. Returns the kind (for decorators).

@@ -171,7 +171,10 @@ class _Builder:
 
     # -- the whole map ------------------------------------------------------------------------
     def build(self) -> Level:
-        props = dict(self.parsed.properties or {})
+        try:
+            props = self.kinds.check_map_properties(dict(self.parsed.properties or {}))
+        except PropError as exc:
+            raise self.error(str(exc), "map properties") from None
         name = props.get("name", self.path.stem)
         if not isinstance(name, str) or not name.strip():
             raise self.error('property "name" must be a non-empty string', "map properties")

@@ -116,3 +116,35 @@ def test_scaling_converts_exactly_the_length_properties(tmp_path: Path) -> None:
     assert doubled.art_scale == 2.0 and doubled.scaled(32) is doubled
     with pytest.raises(LevelError, match='unknown object class "spring"'):
         load_level(path)  # without the game's kind the loader refuses the object
+
+
+def test_map_properties_are_checked_and_defaulted_like_a_kinds(tmp_path: Path) -> None:
+    par = Prop("par_s", float, None, unit="s", min=0.1, max=600, doc="Par time.")
+    lives = Prop("lives", int, 3, min=1, max=9, doc="Lives.")
+    kinds = KindRegistry(map_props=(par, lives))
+    assert kinds.map_props == (par, lives)
+    data = json.loads((DATA_DIR / "small.json").read_text(encoding="utf-8"))
+    shutil.copy(DATA_DIR / "tiles.png", tmp_path / "tiles.png")
+    path = tmp_path / "props.json"
+
+    def with_props(*props: dict[str, object]) -> Path:
+        data["properties"] = list(props)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return path
+
+    level = load_level(with_props({"name": "par_s", "type": "int", "value": 12}), kinds)
+    assert level.properties["par_s"] == 12.0 and isinstance(level.properties["par_s"], float)
+    assert level.properties["lives"] == 3  # defaulted
+    level = load_level(with_props(), kinds)
+    assert level.properties["par_s"] is None  # optional, unset
+    for bad in ("fast", 0, True, 1e9, [[1]], {"a": 1}):
+        with pytest.raises(LevelError) as caught:
+            load_level(with_props({"name": "par_s", "type": "float", "value": bad}), kinds)
+        assert 'map properties: property "par_s" must be a number in 0.1..600 s' in str(
+            caught.value
+        )
+    # Without the declaration the value is kept as it is (another game may read it).
+    kept = load_level(with_props({"name": "par_s", "type": "string", "value": "fast"}))
+    assert kept.properties["par_s"] == "fast"
+    with pytest.raises(ValueError, match="a length"):
+        KindRegistry(map_props=(Prop("spawn_px", float, 0.0, unit="px"),))
