@@ -249,6 +249,7 @@ class Engine:
                 self.display.vsync = video.vsync
             else:
                 self.window.set_vsync(video.vsync)
+            self.loop.display_changed()
         if video.fullscreen != self.window.fullscreen or video.scale != old.video.scale:
             self.set_fullscreen(video.fullscreen)
         if config.input != old.input:
@@ -291,7 +292,25 @@ class Engine:
             width, height = self.video.size_px
             scale = self.config.video.scale
             self.window.set_size(width * scale, height * scale)
+        # a window moved to (or from) another screen's mode may refresh at another rate
+        self.display_rate_changed(reported_refresh_hz(self.window))
+        self.loop.display_changed()
         self.resync()  # switching modes takes a moment: do not simulate it
+
+    def display_rate_changed(self, reported_hz: float | None) -> None:
+        """The OS now reports ``reported_hz`` for the screen (e.g. after going fullscreen).
+
+        The vsync detector takes it as its new prior (to confirm, never trusted blindly) and
+        the frame limiter paces at it (capped by ``[video] fps_limit``), as at start-up.
+        """
+        if reported_hz == self.reported_hz:
+            return
+        self.reported_hz = reported_hz
+        self.loop.detector.nominal_hz = reported_hz
+        if self.loop.limiter is not None:
+            self.loop.limiter.retarget(
+                limiter_rate_hz(reported_hz, self.tick_rate, self.config.video.fps_limit)
+            )
 
     def render_frame(self, alpha: float) -> None:
         """Draw the current state once more without ticking or presenting (e.g. for a screenshot)."""

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from engine.timing.clock import Clock
+from engine.timing.clock import NS_PER_S, Clock
 from engine.timing.limiter import FrameLimiter
 from engine.timing.pacer import FrameDecision, FrameTime, TimingMode
 from engine.timing.present_plan import FREE_PLAN, PlanKind, PlanSettings, PresentPlanner
@@ -166,6 +166,7 @@ class GameLoop:
         self._probes_left = max(0, probe_frames)
         self._limiting = False
         self._frame = FrameTime(real_ns=clock.now_ns())
+        self._checks_until_ns = 0
         #: Game frames run so far.
         self.frames = 0
 
@@ -203,8 +204,10 @@ class GameLoop:
             plan = FREE_PLAN
         else:
             # checks keep a wrong "vsync off" from sealing itself; with vsync not requested
-            # (ALWAYS) there is no verdict to undo, and the presents stay on their even grid
-            plan = planner.plan(frame.real_ns, limiting=limiting, checks=limit_when is AUTO)
+            # (ALWAYS) the presents stay on their even grid, but for a while after the display
+            # changed (the paced presents abstain, so only checks can undo an old verdict)
+            checks = limit_when is AUTO or frame.real_ns < self._checks_until_ns
+            plan = planner.plan(frame.real_ns, limiting=limiting, checks=checks)
         if plan.display_ns is not None:
             frame = FrameTime(
                 frame.real_ns,
@@ -288,6 +291,12 @@ class GameLoop:
             refresh_hz=self.detector.refresh_hz,
             probe=True,
         )
+
+    def display_changed(self, check_for_ns: int = 2 * NS_PER_S) -> None:
+        """The display may present differently now (vsync switched, a new screen mode): judge
+        it again. Paced presents abstain from voting, so with vsync not requested the loop
+        sends checks for ``check_for_ns`` (the verdict follows within about a second)."""
+        self._checks_until_ns = self.clock.now_ns() + check_for_ns
 
     def resync(self) -> None:
         """Forget the time until the next frame (after a level load): it is dropped, not simulated."""

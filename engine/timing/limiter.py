@@ -71,6 +71,14 @@ class FrameLimiter:
         """The interval at the target rate."""
         return NS_PER_S / self.target_hz
 
+    def retarget(self, target_hz: Fraction) -> None:
+        """Aim for ``target_hz`` from the next frame on (the display's mode changed)."""
+        if target_hz <= 0:
+            raise ValueError(f"limiter target must be > 0 Hz, got {target_hz}")
+        self.target_hz = Fraction(target_hz)
+        self.interval_ns = NS_PER_S / self.target_hz
+        self.reset()
+
     def reset(self) -> None:
         """Forget the grid; the next frame starts a new one (after a resync or a mode change)."""
         self._origin_ns = None

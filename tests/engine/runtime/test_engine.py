@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -84,5 +85,59 @@ def test_headless_with_vsync_off_paces_at_the_virtual_displays_rate(gl_window: A
         game = [r for r in reports if not r.probe][20:]
         seconds = (game[-1].present_ns - game[0].present_ns) / NS_PER_S
         assert abs((len(game) - 1) / seconds - 144.0) < 1.0  # not the 60 Hz tick rate
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize("display_hz", [60.0, 144.0])
+def test_vsync_switched_in_the_options_is_judged_again_within_a_second(
+    gl_window: Any, display_hz: float
+) -> None:
+    """Turning vsync off leaves the limiter pacing at the refresh, where paced presents look like
+    vsync; its checks still undo the old "on" verdict (which the speedrun timer shows)."""
+    from engine.config.settings import config_with
+    from engine.runtime.engine import Engine
+
+    engine = Engine(gl_window, load_config(None), headless=True, display_hz=display_hz)
+    second = round(display_hz)
+    try:
+        reports = [engine.run_frame() for _ in range(2 * second)]
+        assert reports[-1].vsync is True
+        for vsync in (False, True, False):
+            engine.apply_config(config_with(engine.config, "video.vsync", vsync))
+            verdicts = [engine.run_frame().vsync for _ in range(2 * second)]
+            changed = verdicts.index(vsync)
+            assert changed <= second, (vsync, changed)  # within a second of frames
+            assert set(verdicts[changed:]) == {vsync}  # and it stays
+        later = [engine.run_frame() for _ in range(2 * second)]
+        assert {r.plan for r in later[-second:]} == {"paced"}  # the checks stopped: an even grid
+    finally:
+        engine.close()
+
+
+def test_a_new_reported_refresh_rate_retargets_the_detector_and_the_limiter(
+    gl_window: Any,
+) -> None:
+    """After a mode switch the OS may report another rate (a fullscreen window on a 144 Hz
+    screen): the detector confirms it and, with vsync off, the limiter paces at it."""
+    from engine.runtime.engine import Engine
+    from engine.timing.clock import NS_PER_S
+
+    config = load_config(None, ["video.vsync=false"])
+    engine = Engine(gl_window, config, headless=True, display_hz=60.0)
+    try:
+        for _ in range(60):
+            engine.run_frame()
+        assert engine.display is not None
+        engine.display.refresh_hz = Fraction(144)  # the screen's new mode
+        engine.display_rate_changed(144.0)
+        engine.resync()
+        assert engine.loop.detector.nominal_hz == 144.0
+        assert engine.loop.limiter is not None and engine.loop.limiter.target_hz == 144
+        game = [engine.run_frame() for _ in range(300)][60:]
+        seconds = (game[-1].present_ns - game[0].present_ns) / NS_PER_S
+        assert abs((len(game) - 1) / seconds - 144.0) < 1.0
+        engine.display_rate_changed(None)  # a mode the OS reports nothing for: the tick rate
+        assert engine.loop.limiter.target_hz == 60 and engine.loop.detector.nominal_hz is None
     finally:
         engine.close()
