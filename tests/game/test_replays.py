@@ -19,6 +19,7 @@ import pytest
 from engine.config import load_config
 from engine.input.replay import ReplayVerifier, load_replay, save_replay
 from engine.input.snapshot import InputSnapshot
+from tests.small_picture import SMALL_PICTURE_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS_DIR = ROOT / "levels" / "replays"
@@ -101,7 +102,7 @@ def test_bundled_replay_completes_its_level_with_every_hash_matching(
     path = REPLAYS_DIR / name
     replay = load_replay(path)
     assert replay.hash_every == 1 and all(h is not None for h in replay.hashes)
-    out = game("--replay", str(path), "--json", "--display-hz", display_hz)
+    out = game("--replay", str(path), "--json", "--display-hz", display_hz, *SMALL_PICTURE_FLAGS)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["level"] == BUNDLED[name]

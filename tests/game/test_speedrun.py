@@ -32,6 +32,7 @@ from game.session import GameSession, bundled_levels
 from tests.engine.speedrun.test_livesplit import LineServer, _wait_until
 from tests.game.test_game_cli import game
 from tests.game.test_replays import assert_one_line_error
+from tests.small_picture import small_picture
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS_DIR = ROOT / "levels"
@@ -47,7 +48,8 @@ RUN_IGT = format_igt(RATE, RUN_TICKS)
 
 
 def speedrun_config(**video: Any) -> Config:
-    config = load_config(None)
+    """Speedrun mode on, in the small picture (these tests are about time, not pixels)."""
+    config = small_picture(load_config(None))
     config = dataclasses.replace(
         config, speedrun=dataclasses.replace(config.speedrun, enabled=True)
     )
