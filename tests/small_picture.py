@@ -13,15 +13,23 @@ import dataclasses
 
 from engine.config import Config
 
-__all__ = ["SMALL_PICTURE_FLAGS", "SMALL_PICTURE_SETTINGS", "small_picture"]
+__all__ = [
+    "SMALL_PICTURE_FLAGS",
+    "SMALL_PICTURE_OVERRIDES",
+    "SMALL_PICTURE_SETTINGS",
+    "small_picture",
+]
 
 SMALL_PICTURE_SETTINGS = {"internal_width": 128, "internal_height": 72, "scale": 1}
 """``[video]`` values of the small picture (the smallest width the config allows is 64)."""
 
+SMALL_PICTURE_OVERRIDES: tuple[str, ...] = tuple(
+    f"video.{key}={value}" for key, value in SMALL_PICTURE_SETTINGS.items()
+)
+"""The same as ``load_config`` overrides: ``video.internal_width=128``, ..."""
+
 SMALL_PICTURE_FLAGS: tuple[str, ...] = tuple(
-    part
-    for key, value in SMALL_PICTURE_SETTINGS.items()
-    for part in ("--set", f"video.{key}={value}")
+    part for override in SMALL_PICTURE_OVERRIDES for part in ("--set", override)
 )
 """The same as command-line flags: ``--set video.internal_width=128 ...``."""
 

@@ -16,6 +16,7 @@ import pytest
 from engine.config import load_config
 from engine.input.snapshot import ActionMap, InputSnapshot
 from game.movement import PlayerTuning
+from tests.small_picture import SMALL_PICTURE_OVERRIDES
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVEL1 = ROOT / "levels" / "level1.json"
@@ -81,7 +82,7 @@ def run_ticks(engine: Any, ticks: int) -> None:
 def test_same_script_gives_the_same_state_at_60_and_144_hz(make_engine: Any) -> None:
     hashes = {}
     for display_hz in (60.0, 144.0):
-        engine, scene = make_engine(LEVEL2, display_hz)
+        engine, scene = make_engine(LEVEL2, display_hz, SMALL_PICTURE_OVERRIDES)
         scene.script = lambda tick, actions=engine.actions: scripted_input(tick, actions)
         run_ticks(engine, 600)
         assert engine.pacer.ticks == 600 and scene.sim.ticks == 600
@@ -98,16 +99,12 @@ def test_effects_on_or_off_the_replay_keeps_every_hash(make_engine: Any, shake: 
     """Dust, sparks, the shake and the overlays are drawn from state: every hash still matches.
 
     Level 4's replay stomps nothing but crumbles stones (shake, debris) and collects coins
-    (sparks); a small picture keeps it quick.
+    (sparks); the small picture keeps it quick.
     """
     from engine.input.replay import ReplayVerifier, load_replay
 
     replay = load_replay(ROOT / "levels" / "replays" / "level4.replay")
-    overrides = (
-        f"video.screen_shake={shake}",
-        "video.internal_width=160",
-        "video.internal_height=90",
-    )
+    overrides = (f"video.screen_shake={shake}", *SMALL_PICTURE_OVERRIDES)
     engine, scene = make_engine(ROOT / "levels" / "level4.json", 60.0, overrides)
     verifier = ReplayVerifier(replay, source="level4")
     inputs = verifier.player(engine.actions)

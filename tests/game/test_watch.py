@@ -28,6 +28,7 @@ from game.make_run import BUNDLED_RUN, bundled_run
 from game.run_file import RunRecord
 from game.session import bundled_levels
 from tests.engine.speedrun.test_livesplit import LineServer, _wait_until
+from tests.small_picture import SMALL_PICTURE_FLAGS, SMALL_PICTURE_OVERRIDES
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS_DIR = ROOT / "levels"
@@ -89,6 +90,7 @@ def test_a_watched_run_shows_its_screens_splits_deltas_and_the_files_igt(
         "speedrun.livesplit.enabled=true",
         "speedrun.livesplit.host=127.0.0.1",
         f"speedrun.livesplit.port={livesplit.port}",
+        *SMALL_PICTURE_OVERRIDES,
     )
     engine = Engine(
         gl_window, load_config(None, overrides), headless=True, display_hz=10, probe_frames=0
@@ -173,7 +175,7 @@ def test_watching_the_bundled_run_headless_shows_its_igt_and_drives_livesplit(
     done = subprocess.run(
         [
             *(sys.executable, "-m", "game", "--watch", str(BUNDLED_RUN), "--headless"),
-            *("--display-hz", "15", "--json", "--config", str(config)),
+            *("--display-hz", "15", "--json", "--config", str(config), *SMALL_PICTURE_FLAGS),
         ],
         capture_output=True,
         text=True,
