@@ -42,12 +42,13 @@ import pymunk
 from engine.config import PhysicsConfig
 from engine.entities import Entities, Entity
 from engine.input.snapshot import ActionMap, InputSnapshot
-from engine.levels import KindRegistry, Level, add_static_geometry, load_level
+from engine.levels import KindRegistry, Level, LevelError, add_static_geometry, load_level
+from engine.levels.kinds import PropError
 from engine.physics.world import PhysicsWorld
 from game.collision import query_boxes
 from game.entities import ENTITY_CLASSES, EntityFactory
 from game.entities.player import Player
-from game.kinds import KINDS
+from game.kinds import KINDS, PAR_TIME
 from game.movement import PlayerTuning
 
 __all__ = ["Event", "Events", "LevelWorld"]
@@ -103,11 +104,23 @@ class Events:
 def par_time_s(level: Level) -> float | None:
     """The level's par time in seconds (its ``par_time_s`` map property), or None.
 
-    Shown on the level complete screen next to the time taken. The loader has checked it
-    (:data:`game.kinds.PAR_TIME`), so a level loaded with the game's kinds holds a float here.
+    Shown on the level complete screen next to the time taken. Checked by
+    :data:`game.kinds.PAR_TIME`: the loader already did so for a level loaded with the game's
+    kinds; a level loaded with a registry of its own (a game adding kinds) is checked here.
+
+    Raises:
+        LevelError: The property is there but not a number in ``0.1..86400`` s (the loader's
+            own words).
     """
     value = level.properties.get("par_time_s")
-    return None if value is None else float(value)
+    if value is None:
+        return None
+    try:
+        return float(PAR_TIME.check(value))
+    except PropError as exc:
+        raise LevelError(
+            str(level.source), f'property "{PAR_TIME.name}" {exc}', "map properties"
+        ) from None
 
 
 class LevelWorld:

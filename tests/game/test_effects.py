@@ -96,7 +96,7 @@ def test_computing_every_effect_each_tick_leaves_the_state_hashes_alone(name: st
 def test_a_par_time_must_be_a_positive_number(tmp_path: Path) -> None:
     import json
 
-    from engine.levels import LevelError, load_level
+    from engine.levels import KindRegistry, LevelError, load_level
     from game.kinds import KINDS
     from game.world_builder import par_time_s
 
@@ -118,3 +118,12 @@ def test_a_par_time_must_be_a_positive_number(tmp_path: Path) -> None:
         assert 'map properties: property "par_time_s" must be a number in 0.1..86400 s' in str(
             caught.value
         )
+        # A game with a registry of its own (its kinds, no map properties) loads it; the
+        # world reading the par time refuses it in the same words.
+        own = KindRegistry()
+        for kind in KINDS:
+            if kind.name not in own:
+                own.register(kind)
+        with pytest.raises(LevelError) as again:
+            par_time_s(load_level(broken, own))
+        assert str(again.value) == str(caught.value)
