@@ -57,14 +57,13 @@ class FrameLimiter:
     __slots__ = ("_index", "_origin_ns", "interval_ns", "settings", "target_hz")
 
     def __init__(self, target_hz: Fraction, settings: LimiterSettings | None = None) -> None:
-        if target_hz <= 0:
-            raise ValueError(f"limiter target must be > 0 Hz, got {target_hz}")
-        self.target_hz = Fraction(target_hz)
         self.settings = settings or LimiterSettings()
+        self.target_hz = Fraction(0)
         #: Current interval between presents, exact (grows and shrinks when adaptive).
-        self.interval_ns: Fraction = NS_PER_S / self.target_hz
+        self.interval_ns = Fraction(0)
         self._origin_ns: int | None = None
         self._index = 0
+        self.retarget(target_hz)
 
     @property
     def target_interval_ns(self) -> Fraction:
