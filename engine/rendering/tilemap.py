@@ -227,16 +227,21 @@ class TileMapView:
         in place at the start (so parallax 1 is the level itself).
         """
         x, y = view_position_px
+        used: tuple[float, float] | None = None  # where the camera was last used
         for layer in self.layers:
             if layer.foreground != foreground:
                 continue
             px, py = layer.parallax
             if (px, py) == (1.0, 1.0):
-                camera.position = (x, y)
+                position = (x, y)
             else:
                 half_w, half_h = camera.viewport_width / 2, camera.viewport_height / 2
-                camera.position = (half_w + (x - half_w) * px, half_h + (y - half_h) * py)
-            camera.use()
+                position = (half_w + (x - half_w) * px, half_h + (y - half_h) * py)
+            if position != used:  # a camera's use() costs matrices and uniform writes
+                camera.position = position
+                camera.use()
+                used = position
             layer.sprites.draw(pixelated=True)
-        camera.position = (x, y)
-        camera.use()
+        if used != (x, y):
+            camera.position = (x, y)
+            camera.use()
