@@ -27,7 +27,9 @@ from engine.tools.monitor_sim.matrix import (
 from engine.tools.monitor_sim.policies import ALL_POLICIES
 from engine.tools.monitor_sim.simulation import SimConfig, SimResult, simulate
 
-pytestmark = pytest.mark.slow
+# One worker computes the matrix (a module fixture): with tests spread over two workers, each
+# would compute it again (``--dist loadgroup`` in pyproject.toml keeps the group together).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("matrix")]
 
 TICK_S = 1 / 60
 REFRESH_CELLS = {f"{hz:g}Hz": hz for hz in REFRESH_RATES_HZ}
