@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,38 +95,100 @@ def livesplit() -> Iterator[LineServer]:
     server.stop()
 
 
-@pytest.fixture
-def make_session(gl_window: Any, tmp_path: Path) -> Iterator[Any]:
+def new_session(
+    window: Any, data_dir: Path, livesplit_port: int | None = None, **engine_kwargs: Any
+) -> GameSession:
+    """A speedrun session of the bundled levels on ``window``, driven by a :class:`RunDriver`."""
     from engine.runtime.engine import Engine
     from game.movement import PlayerTuning
     from game.speedrun import Speedrun
 
-    made: list[tuple[Any, Speedrun]] = []
+    engine = Engine(window, speedrun_config(), headless=True, probe_frames=0, **engine_kwargs)
+    session = GameSession(engine, PlayerTuning(), LEVELS)
+    client = None
+    if livesplit_port is not None:
+        client = LiveSplitClient("127.0.0.1", livesplit_port, warn=print, info=print)
+    session.speedrun = Speedrun(
+        engine,
+        ORDER,
+        session.level_names,
+        game_version="test",
+        data_dir=data_dir,
+        livesplit=client,
+    )
+    engine.sampler = RunDriver(session)  # type: ignore[assignment]
+    return session
+
+
+def close_session(session: GameSession) -> None:
+    session.speedrun.close()
+    session.engine.close()
+
+
+@pytest.fixture
+def make_session(gl_window: Any, tmp_path: Path) -> Iterator[Any]:
+    made: list[GameSession] = []
 
     def make(livesplit_port: int | None = None, **engine_kwargs: Any) -> GameSession:
-        config = speedrun_config()
-        engine = Engine(gl_window, config, headless=True, probe_frames=0, **engine_kwargs)
-        session = GameSession(engine, PlayerTuning(), LEVELS)
-        client = None
-        if livesplit_port is not None:
-            client = LiveSplitClient("127.0.0.1", livesplit_port, warn=print, info=print)
-        speedrun = Speedrun(
-            engine,
-            ORDER,
-            session.level_names,
-            game_version="test",
-            data_dir=tmp_path / "data",
-            livesplit=client,
-        )
-        session.speedrun = speedrun
-        engine.sampler = RunDriver(session)  # type: ignore[assignment]
-        made.append((engine, speedrun))
-        return session
+        made.append(new_session(gl_window, tmp_path / "data", livesplit_port, **engine_kwargs))
+        return made[-1]
 
     yield make
-    for engine, speedrun in made:
-        speedrun.close()
-        engine.close()
+    for session in made:
+        close_session(session)
+
+
+@dataclasses.dataclass(frozen=True)
+class FinishedRun:
+    """What one whole run of the bundled replays left behind (read-only: copy before editing).
+
+    Attributes:
+        timer: The run's finished speedrun timer.
+        strict_valid: Whether the speedrun status said strict and valid at the end.
+        category: The records category of the run.
+        run_ticks: The session's count of the run's level ticks.
+        data_dir: The data directory (personal bests, exported runs).
+        run_file: The exported run file.
+        livesplit_lines: What the LiveSplit server heard, every split included.
+    """
+
+    timer: Any
+    strict_valid: bool
+    category: str
+    run_ticks: int
+    data_dir: Path
+    run_file: Path
+    livesplit_lines: list[str]
+
+
+FINISHED_RUN_GROUP = pytest.mark.xdist_group("finished-run")
+"""The tests of :func:`finished_run` share one pytest-xdist worker, so the run is played once."""
+
+
+@pytest.fixture(scope="module")
+def finished_run(gl_window: Any, tmp_path_factory: pytest.TempPathFactory) -> FinishedRun:
+    """One whole run, played once for the tests that only read what it left behind."""
+    data_dir = tmp_path_factory.mktemp("finished-run") / "data"
+    server = LineServer()
+    session = new_session(gl_window, data_dir, livesplit_port=server.port)
+    try:
+        play_run(session)
+        assert _wait_until(lambda: server.received().count("split") == len(LEVELS))
+        speedrun = session.speedrun
+        status = speedrun.status()
+        assert speedrun.last_run_file is not None
+        return FinishedRun(
+            timer=speedrun.timer,
+            strict_valid=status.strict and status.valid,
+            category=speedrun.category,
+            run_ticks=session.run_ticks,
+            data_dir=data_dir,
+            run_file=speedrun.last_run_file,
+            livesplit_lines=server.received(),
+        )
+    finally:
+        close_session(session)
+        server.stop()
 
 
 def play_until(session: GameSession, done: Any, max_frames: int = 10_000) -> None:
@@ -143,34 +206,30 @@ def play_run(session: GameSession) -> None:
 
 @pytest.mark.slow
 @pytest.mark.gl
+@FINISHED_RUN_GROUP
 def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
-    make_session: Any, livesplit: LineServer, tmp_path: Path
+    finished_run: FinishedRun,
 ) -> None:
-    session = make_session(livesplit_port=livesplit.port)
-    play_run(session)
-    speedrun = session.speedrun
-    timer = speedrun.timer
+    timer = finished_run.timer
     assert timer is not None and timer.finished
     # IGT is the level ticks of the run, exactly.
     assert timer.split_segment_ticks == tuple(REPLAY_TICKS)
-    assert timer.igt_ticks == sum(REPLAY_TICKS) == session.run_ticks
+    assert timer.igt_ticks == sum(REPLAY_TICKS) == finished_run.run_ticks
     assert timer.igt_text == RUN_IGT  # ticks x 1/60 s
     assert [s.is_gold for s in timer.splits] == [True] * len(LEVELS)  # first run: all golds
-    assert speedrun.status().strict and speedrun.status().valid
+    assert finished_run.strict_valid
     # The personal best went to the data directory.
-    records = load_records(tmp_path / "data" / "personal_bests.json")
-    best = records.category(speedrun.category).personal_best
+    records = load_records(finished_run.data_dir / "personal_bests.json")
+    best = records.category(finished_run.category).personal_best
     assert best is not None and best.total_ticks == sum(REPLAY_TICKS)
     # The run file verifies.
-    assert speedrun.last_run_file is not None
-    run = load_run(speedrun.last_run_file)
+    run = load_run(finished_run.run_file)
     assert run.timing_mode == "strict" and run.strict_valid
     result = verify_run(run, LEVELS_DIR, ORDER)
     assert result.verified, result.problem
     assert (result.igt, result.ticks, result.levels) == (RUN_IGT, RUN_TICKS, len(LEVELS))
     # LiveSplit heard the run: start, game time, a split per level.
-    assert _wait_until(lambda: livesplit.received().count("split") == len(LEVELS))
-    lines = livesplit.received()
+    lines = finished_run.livesplit_lines
     assert lines[:3] == ["reset", "starttimer", "pausegametime"]
     assert f"setgametime {livesplit_time_text(RUN_TICKS * 1000 // 60)}" in lines
     assert lines.index("starttimer") < lines.index("split")
@@ -178,9 +237,11 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
 
 @pytest.mark.slow
 @pytest.mark.gl
-def test_a_second_run_compares_against_the_first(make_session: Any) -> None:
-    first = make_session()
-    play_run(first)
+@FINISHED_RUN_GROUP
+def test_a_second_run_compares_against_the_first(
+    finished_run: FinishedRun, make_session: Any, tmp_path: Path
+) -> None:
+    shutil.copytree(finished_run.data_dir, tmp_path / "data")  # the first run's records
     second = make_session()
     play_run(second)
     splits = second.speedrun.timer.splits
@@ -234,13 +295,11 @@ def test_a_restart_counts_in_the_run_and_verifies(make_session: Any) -> None:
 
 @pytest.mark.slow
 @pytest.mark.gl
+@FINISHED_RUN_GROUP
 def test_edited_run_files_fail_verification_at_the_first_mismatch(
-    make_session: Any, tmp_path: Path
+    finished_run: FinishedRun, tmp_path: Path
 ) -> None:
-    session = make_session()
-    play_run(session)
-    path = session.speedrun.last_run_file
-    data = json.loads(path.read_text())
+    data = json.loads(finished_run.run_file.read_text())
 
     def verify(edited: dict[str, Any]) -> str:
         target = tmp_path / "edited.json"
@@ -362,10 +421,9 @@ def test_strict_game_time_stays_within_a_tick_of_real_time_through_a_stall(
 
 @pytest.mark.slow
 @pytest.mark.gl
-def test_verify_run_prints_one_line_and_json(make_session: Any) -> None:
-    session = make_session()
-    play_run(session)
-    path = str(session.speedrun.last_run_file)
+@FINISHED_RUN_GROUP
+def test_verify_run_prints_one_line_and_json(finished_run: FinishedRun, tmp_path: Path) -> None:
+    path = str(shutil.copy(finished_run.run_file, tmp_path))  # edited below
     out = game("--verify-run", path)
     assert out.returncode == 0, out.stderr
     expected = f"{path}: verified: IGT {RUN_IGT} ({RUN_TICKS} ticks), {len(LEVELS)} levels"
