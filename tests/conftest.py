@@ -31,10 +31,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect (not skip) the slow tests unless ``--full`` is given."""
-    if config.getoption("--full"):
-        return
+    """Deselect (not skip) the slow tests unless ``--full`` is given; with it, run them first.
+
+    pytest-xdist hands tests to its workers in collection order: a minute-long test collected
+    last keeps one worker busy while the other waits at the end. Slow tests first, the many
+    short ones fill in behind them and both workers finish together.
+    """
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if config.getoption("--full"):
+        fast = [item for item in items if item.get_closest_marker("slow") is None]
+        items[:] = slow + fast
+        return
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if item.get_closest_marker("slow") is None]
