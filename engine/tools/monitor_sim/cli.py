@@ -9,6 +9,7 @@ Examples::
     python -m engine.tools.monitor_sim --matrix --full                # ... the seeds' loops in both phases
     python -m engine.tools.monitor_sim --policy naive,auto --refresh-hz 59.94 --plot pacing.png
     python -m engine.tools.monitor_sim --refresh-hz 144 --noise-model heavy --noise-ms 0.25
+    python -m engine.tools.monitor_sim --sweep-seeds 1-130           # the jitter rows, 130 seeds each
 """
 
 from __future__ import annotations
@@ -38,6 +39,17 @@ def _policies(text: str) -> tuple[str, ...]:
     if not names:
         raise argparse.ArgumentTypeError("no policy given")
     return names
+
+
+def _seed_range(text: str) -> range:
+    first, dash, last = text.partition("-")
+    parse = count_arg("seed", 0, 1_000_000)
+    if not dash:
+        raise argparse.ArgumentTypeError(f"expected FIRST-LAST (as 1-130), got {text[:30]!r}")
+    seeds = range(parse(first.strip()), parse(last.strip()) + 1)
+    if not seeds:
+        raise argparse.ArgumentTypeError(f"the last seed is before the first in {text!r}")
+    return seeds
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -165,10 +177,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --matrix: the seeds' loops in both phases too (as MATRIX.md; about twice as long)",
     )
     p.add_argument(
+        "--sweep-seeds",
+        type=_seed_range,
+        metavar="FIRST-LAST",
+        default=None,
+        help="run the matrix's jitter rows (auto, interpolated, strict) with every seed from FIRST "
+        "to LAST and report each measure's worst seed per cell",
+    )
+    p.add_argument(
         "--workers",
         type=count_arg("workers", 1, 256),
         default=None,
-        help="processes for --matrix; default: all cores",
+        help="processes for --matrix and --sweep-seeds; default: all cores",
     )
     p.add_argument(
         "--plot",
@@ -209,8 +229,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the simulator; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.matrix and args.plot:
-        parser.error("--plot draws the chosen policies' runs; it does not work with --matrix")
+    if args.plot and (args.matrix or args.sweep_seeds):
+        parser.error(
+            "--plot draws the chosen policies' runs; it does not work with --matrix or --sweep-seeds"
+        )
+    if args.matrix and args.sweep_seeds:
+        parser.error("--matrix and --sweep-seeds are two different runs: choose one")
     explicit_policy = argv is not None and any(a.startswith("--policy") for a in argv)
     explicit_policy = explicit_policy or (
         argv is None and any(a.startswith("--policy") for a in sys.argv)
@@ -238,6 +262,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(format_matrix(rows))
             print(f"{len(rows)} runs in {seconds:.1f} s")
+        return 0
+    if args.sweep_seeds:
+        from engine.tools.monitor_sim.sweep import format_sweep, sweep_seeds
+
+        started = time.perf_counter()
+        swept = sweep_seeds(config_from_args(args, "auto"), args.sweep_seeds, workers=args.workers)
+        seconds = time.perf_counter() - started
+        if args.json:
+            print(json.dumps([row.to_json() for row in swept]))
+        else:
+            print(format_sweep(swept))
+            seeds = args.sweep_seeds
+            print(f"seeds {seeds[0]}-{seeds[-1]}: {len(swept)} cells in {seconds:.1f} s")
         return 0
     results = [
         simulate(config_from_args(args, name), traces=bool(args.plot)) for name in args.policy

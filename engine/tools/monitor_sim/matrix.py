@@ -87,17 +87,16 @@ def matrix_configs(
                 config = replace(base, policy=policy, phase=phase, **changes)  # type: ignore[arg-type]
                 configs.append((cell, config))
         if policy in JITTER_POLICIES:
-            updates = min(base.updates, JITTER_UPDATES)
-            for cell, changes in JITTER_CELLS:
-                config = replace(
-                    base,
-                    policy=policy,
-                    phase="random",
-                    updates=updates,
-                    **changes,  # type: ignore[arg-type]
-                )
-                configs.append((cell, config))
+            configs.extend((cell, jitter_config(base, policy, cell)) for cell, _ in JITTER_CELLS)
     return configs
+
+
+def jitter_config(base: SimConfig, policy: str, cell: str) -> SimConfig:
+    """The config of jitter row ``cell`` for ``policy`` on top of ``base`` (random phase, at most
+    :data:`JITTER_UPDATES` updates; ``base``'s seed)."""
+    changes = dict(JITTER_CELLS)[cell]
+    updates = min(base.updates, JITTER_UPDATES)
+    return replace(base, policy=policy, phase="random", updates=updates, **changes)  # type: ignore[arg-type]
 
 
 def _run(item: tuple[str, SimConfig]) -> tuple[str, SimResult]:
