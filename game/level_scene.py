@@ -186,6 +186,8 @@ class LevelScene(Scene):
         self._overlay: ScreenOverlay | None = None
         self._coin_ids: npt.NDArray[np.int64] | None = None
         self._coins_xy_px: npt.NDArray[np.float64] | None = None
+        # the coin glints of one tick (they change only with it), and the tick they belong to
+        self._glints: tuple[int, npt.NDArray[np.float32], npt.NDArray[np.uint8]] | None = None
         self._heard = self.sim.events.count
         #: The personal best's ghost (see :class:`Ghost`), ticked with the level; drawing only.
         self.ghost: Ghost | None = None
@@ -361,11 +363,14 @@ class LevelScene(Scene):
         sim = self.sim
         xy, rgba = self.effects.particles(sim.events, drawn_ticks)
         self._points.draw(xy, rgba, PARTICLE_PX)
-        left = np.isin(self._coin_ids, list(sim.collected), invert=True)
-        xy, rgba = Effects.coin_sparkles(
-            self._coins_xy_px[left], sim.ticks, sim.level.tile_size_px / 2
-        )
-        self._points.draw(xy, rgba, SPARKLE_PX)
+        glints = self._glints
+        if glints is None or glints[0] != sim.ticks:  # once per tick, not per frame
+            left = np.isin(self._coin_ids, list(sim.collected), invert=True)
+            xy, rgba = Effects.coin_sparkles(
+                self._coins_xy_px[left], sim.ticks, sim.level.tile_size_px / 2
+            )
+            glints = self._glints = (sim.ticks, xy, rgba)
+        self._points.draw(glints[1], glints[2], SPARKLE_PX)
 
     def _draw_overlay(self, drawn_ticks: float, view: tuple[float, float]) -> None:
         """The hurt flash and the respawn iris, over the whole picture."""

@@ -225,12 +225,18 @@ class TileMapView:
         A layer with parallax ``(px, py)`` is drawn as if the camera were at
         ``(x * px, y * py)`` plus the difference that keeps the level's left and bottom edges
         in place at the start (so parallax 1 is the level itself).
+
+        Afterwards ``camera`` is in use at ``view_position_px``, for the world drawn next; a
+        foreground pass without foreground layers (most levels) touches nothing.
         """
+        layers = [
+            layer for layer in self.layers if layer.foreground == foreground and layer.sprites
+        ]
+        if foreground and not layers:
+            return  # a camera's use() costs matrices and uniform writes: none for nothing
         x, y = view_position_px
         used: tuple[float, float] | None = None  # where the camera was last used
-        for layer in self.layers:
-            if layer.foreground != foreground:
-                continue
+        for layer in layers:
             px, py = layer.parallax
             if (px, py) == (1.0, 1.0):
                 position = (x, y)

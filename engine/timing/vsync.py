@@ -717,6 +717,7 @@ class VsyncDetector:
         "_grid",
         "_on_votes",
         "_votes",
+        "doubted",
         "frames",
         "settings",
         "verdict",
@@ -730,6 +731,8 @@ class VsyncDetector:
         self._votes: deque[tuple[int, bool]] = deque(maxlen=self.settings.vote_window_frames)
         self._on_votes = 0
         self.verdict: bool | None = None
+        #: Whether the latest vote disagreed with the verdict: evidence worth checking again soon.
+        self.doubted = False
         self.frames = 0
         self.nominal_hz = nominal_hz
 
@@ -855,6 +858,8 @@ class VsyncDetector:
             if total >= settings.decide_after_frames:
                 self.verdict = on * 2 >= total
             return
+        self.doubted = vote is not self.verdict
         against = total - on if self.verdict else on
         if against >= settings.min_flip_votes and against >= settings.flip_fraction * total:
             self.verdict = not self.verdict
+            self.doubted = False

@@ -199,8 +199,8 @@ def sweep_seeds(
 def format_sweep(rows: Sequence[CellSweep]) -> str:
     """The sweep as a text table (each worst value with its seed), then the wrong verdicts."""
     header = (
-        f"{'cell':>18} {'seeds':>5} {'verdict':>8} {'refresh_err_hz':>16} {'auto_rms_ms':>15} "
-        f"{'auto-interp_ms':>16} {'held':>12} {'strict_drift_ms':>16} {'lowest_fps':>14}"
+        f"{'cell':>18} {'seeds':>5} {'verdict':>8} {'refresh_err_hz':>17} {'auto_rms_ms':>16} "
+        f"{'auto-interp_ms':>17} {'held':>13} {'strict_drift_ms':>17} {'lowest_fps':>15}"
     )
     lines = [header, "-" * len(header)]
 
@@ -212,12 +212,12 @@ def format_sweep(rows: Sequence[CellSweep]) -> str:
         refresh = row.refresh_error_hz
         lines.append(
             f"{row.cell:>18} {row.seeds:>5} {verdict:>8} "
-            f"{cell_of(refresh, f'{refresh.value:.4f}' if refresh else ''):>16} "
-            f"{cell_of(row.auto_rms_ms, f'{row.auto_rms_ms.value:.4f}'):>15} "
-            f"{cell_of(row.auto_over_interpolated_ms, f'{row.auto_over_interpolated_ms.value:+.4f}'):>16} "
-            f"{cell_of(row.held_share, f'{100 * row.held_share.value:.1f}%'):>12} "
-            f"{cell_of(row.strict_drift_ms, f'{row.strict_drift_ms.value:.2f}'):>16} "
-            f"{cell_of(row.lowest_fps, f'{row.lowest_fps.value:.1f}'):>14}"
+            f"{cell_of(refresh, f'{refresh.value:.4f}' if refresh else ''):>17} "
+            f"{cell_of(row.auto_rms_ms, f'{row.auto_rms_ms.value:.4f}'):>16} "
+            f"{cell_of(row.auto_over_interpolated_ms, f'{row.auto_over_interpolated_ms.value:+.4f}'):>17} "
+            f"{cell_of(row.held_share, f'{100 * row.held_share.value:.1f}%'):>13} "
+            f"{cell_of(row.strict_drift_ms, f'{row.strict_drift_ms.value:.2f}'):>17} "
+            f"{cell_of(row.lowest_fps, f'{row.lowest_fps.value:.1f}'):>15}"
         )
     wrong = [row for row in rows if row.wrong_verdict_seeds]
     for row in wrong:

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import arcade
 import pytest
 from PIL import Image
 
@@ -64,3 +65,40 @@ def test_animation_frames_are_whole_ticks() -> None:
     frames = frames_in_ticks(((1, 100), (2, 50), (3, 16)), 1000 / 60)
     assert frames == [(1, 6), (2, 3), (3, 1)]
     assert [frame_at(frames, tick) for tick in (0, 5, 6, 8, 9)] == [0, 0, 1, 1, 2]
+
+
+class CountingCamera(arcade.Camera2D):
+    """A real camera that remembers where each ``use()`` put it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.uses: list[tuple[float, float]] = []
+
+    def use(self) -> None:
+        self.uses.append((float(self.position[0]), float(self.position[1])))
+        super().use()
+
+
+def test_the_camera_is_used_once_per_distinct_position_and_left_on_the_view(
+    gl_window: Any, tmp_path: Path
+) -> None:
+    path = map_with_image_layer(tmp_path, parallax=(0.5, 0.5))
+    camera, view_px = CountingCamera(), (100.0, 40.0)
+    view = TileMapView(load_level(path), 1 / 60)
+    view.draw(camera, view_px, foreground=False)
+    half_w, half_h = camera.viewport_width / 2, camera.viewport_height / 2
+    parallax = (half_w + (100.0 - half_w) * 0.5, half_h + (40.0 - half_h) * 0.5)
+    assert camera.uses == [parallax, view_px]  # the clouds, then every parallax-1 layer
+    assert tuple(camera.position) == view_px
+    view.draw(camera, view_px, foreground=True)
+    assert len(camera.uses) == 2  # no foreground layer: nothing drawn, the camera untouched
+
+    data = json.loads(path.read_text())
+    decoration = next(layer for layer in data["layers"] if layer["name"] == "decoration")
+    decoration["properties"] = [{"name": "foreground", "type": "bool", "value": True}]
+    path.write_text(json.dumps(data))
+    with_foreground = TileMapView(load_level(path), 1 / 60)
+    assert any(layer.foreground and layer.sprites for layer in with_foreground.layers)
+    camera.uses.clear()
+    with_foreground.draw(camera, view_px, foreground=True)
+    assert camera.uses == [view_px]

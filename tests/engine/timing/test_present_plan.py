@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from engine.timing import (
@@ -138,6 +139,46 @@ def test_checks_come_every_50_ms_a_little_before_the_deadline_within_the_slack()
         start = plan.display_ns + 1_000
     assert kinds.count(PlanKind.CHECK) == 19  # one second of frames: at 0.05, 0.1 ... 0.95 s
     assert kinds.count(PlanKind.PACED) == 41
+
+
+def test_while_the_latest_vote_doubts_the_verdict_every_paced_frame_is_a_check() -> None:
+    """A check that blocked on a vblank grid although the verdict is "off" is followed by
+    another at once, and the 50 ms rhythm comes back when a vote agrees again."""
+    detector = VsyncDetector()
+    planner = PresentPlanner(detector, FrameLimiter(Fraction(60)))
+    for _ in range(3):
+        planner.finished(5 * NS_PER_MS)
+    detector.verdict = False
+    start, kinds = 0, []
+    for frame in range(30):
+        detector.doubted = 6 <= frame < 12  # the votes of frames 6..11 disagreed
+        plan = planner.plan(start, limiting=True)
+        assert plan.display_ns is not None
+        kinds.append(plan.kind)
+        start = plan.display_ns + 1_000
+    assert kinds[6:12] == [PlanKind.CHECK] * 6
+    rhythm = [*kinds[:6], PlanKind.PACED, *kinds[12:]]  # every third 60 Hz frame, 50 ms apart
+    assert all(PlanKind.PACED in pair for pair in itertools.pairwise(rhythm))
+
+
+def test_a_vote_against_the_verdict_doubts_it_until_one_agrees_or_it_flips() -> None:
+    detector, t = vsync_detector(60)
+    assert detector.verdict is True and not detector.doubted
+    period = round(PERIOD_NS)
+    detector.observe(t + period // 3, 0)  # returned at once, off the grid: a vote for "off"
+    assert detector.doubted and detector.verdict is True
+    t += 2 * period
+    detector.observe(t, 2 * NS_PER_MS)  # blocked, on the grid: agrees
+    assert not detector.doubted
+    flipped = False
+    for k in range(1, 40):  # vsync switched off: every present returns at once, anywhere
+        detector.observe(t + k * period + period // 3, 0)
+        if detector.verdict is False:
+            flipped = True
+            assert not detector.doubted  # the new verdict has no doubt yet
+            break
+        assert detector.doubted
+    assert flipped
 
 
 def test_with_no_slack_before_the_deadline_a_check_comes_a_little_late() -> None:

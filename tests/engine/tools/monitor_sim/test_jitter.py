@@ -161,3 +161,17 @@ def test_240_hz_with_2ms_noise_fits_the_returns_just_outside_the_half_period_win
     assert r.vsync_detected is True and late_changes(r, 120) == []
     assert r.motion_error_rms_ms <= 0.05
     assert r.held_vblanks <= 0.125 * r.vsyncs
+
+
+def test_a_check_that_disagrees_with_the_verdict_is_followed_by_another_at_once() -> None:
+    """The matrix's ``vsync-on-mid~2ms`` row with seed 2 (``--sweep-seeds`` found it): with a check
+    only every 50 ms, the old "off" votes of the last 750 ms outnumbered the new ones and vsync
+    switched on was noticed after 64 frames (1.07 s). A check that disagrees with the verdict is
+    now followed by one every frame until the votes agree again."""
+    from engine.tools.monitor_sim.matrix import JITTER_SWITCH_AT, jitter_config
+
+    for policy in ("auto", "interpolated"):
+        r = simulate(jitter_config(SimConfig(seed=2), policy, "vsync-on-mid~2ms"))
+        late = late_changes(r, 120)
+        assert len(late) == 1 and late[0][1] is True
+        assert JITTER_SWITCH_AT <= late[0][0] <= JITTER_SWITCH_AT + 45  # 0.75 s at 60 Hz
