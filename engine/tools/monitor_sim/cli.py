@@ -110,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="cost of rendering a frame; default 5",
     )
     p.add_argument(
+        "--present-ms",
+        type=number_arg("present cost", maximum=1000, unit=" ms"),
+        default=0.0,
+        help="work inside the present call itself, vsync or not (software GL under X: about 4);"
+        " default 0",
+    )
+    p.add_argument(
         "--spike-ms",
         type=number_arg("spike", maximum=10_000, unit=" ms"),
         default=0.0,
@@ -211,6 +218,7 @@ def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
         noise_ms=args.noise_ms,
         update_ms=args.update_ms,
         render_ms=args.render_ms,
+        present_ms=args.present_ms,
         spike_ms=args.spike_ms,
         spike_every=args.spike_every,
         stall_s=args.stall_s,

@@ -60,6 +60,8 @@ class SimConfig:
         noise_model: ``uniform`` or ``heavy`` (see :mod:`engine.tools.monitor_sim.display`).
         update_ms: Cost of one update.
         render_ms: Cost of rendering a frame.
+        present_ms: Work inside the present call itself, with vsync or without (0: none; see
+            :class:`~engine.tools.monitor_sim.display.SimDisplay`).
         spike_ms: Extra render cost of every ``spike_every``-th frame.
         spike_every: Period of the spikes in frames (0: none).
         stall_s: Extra render cost of frame ``stall_at`` (0: none).
@@ -83,6 +85,7 @@ class SimConfig:
     noise_model: str = "uniform"
     update_ms: float = 0.01
     render_ms: float = 5.0
+    present_ms: float = 0.0
     spike_ms: float = 0.0
     spike_every: int = 0
     stall_s: float = 0.0
@@ -177,6 +180,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         vsync_on_at=config.vsync_on_at,
         noise_model=NoiseModel(config.noise_model),
         reported_hz=config.reported_hz,
+        present_ns=round(config.present_ms * NS_PER_MS),
     )
     clock.wake_late_ns = display.sleep_lateness_ns
     reported = display.reported_hz

@@ -86,12 +86,13 @@ def test_jitter_flags_reach_the_run() -> None:
     out = sim(
         "--refresh-hz", "144", "--noise-model", "heavy", "--noise-ms", "0.25",
         "--reported-hz", "0", "--vsync-on-at", "100", "--updates", "600", "--json",
+        "--present-ms", "0.1",
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     config = data["config"]
     assert config["noise_model"] == "heavy" and config["reported_hz"] == 0
-    assert config["vsync_on_at"] == 100
+    assert config["vsync_on_at"] == 100 and config["present_ms"] == 0.1
     assert [change[1] for change in data["verdict_changes"]] == [None, False, True]
     assert data["fps"] > 100 and data["latency_p99_ms"] >= data["latency_mean_ms"] > 0
 
@@ -116,6 +117,7 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
         (["--tick-hz", "1e308"], "tick rate must be in 1..1000 Hz"),
         (["--render-ms", "-1"], "render cost must be in 0..1000 ms"),
         (["--render-ms", "1e308"], "render cost must be in 0..1000 ms"),
+        (["--present-ms", "-4"], "present cost must be in 0..1000 ms"),
         (["--update-ms", "x"], "'x' is not a number"),
         (["--updates", "0"], "updates must be in 1..1,000,000"),
         (["--updates", "100000000000"], "updates must be in 1..1,000,000"),

@@ -1,0 +1,40 @@
+"""The simulated display: what a present costs and when it returns."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from engine.timing.clock import NS_PER_MS, ManualClock
+from engine.tools.monitor_sim.display import SimDisplay
+
+PERIOD_NS = 16_666_666  # 60 Hz, vblank k at k * 1e9 / 60 ns
+
+
+def display(vsync: bool, present_ns: int) -> tuple[SimDisplay, ManualClock]:
+    clock = ManualClock(0)
+    return SimDisplay(
+        clock, random.Random(5), Fraction(60), vsync=vsync, noise_ns=0, present_ns=present_ns
+    ), clock
+
+
+def test_without_vsync_a_present_returns_after_its_own_work() -> None:
+    """Software GL under X copies the picture inside the present call: 3-5 ms for a 4 ms cost."""
+    sim, clock = display(vsync=False, present_ns=4 * NS_PER_MS)
+    for _ in range(50):
+        called = clock.now_ns()
+        sim.present()
+        assert 3 * NS_PER_MS <= clock.now_ns() - called <= 5 * NS_PER_MS + 10_000
+    free, clock = display(vsync=False, present_ns=0)
+    free.present()
+    assert clock.now_ns() <= 10_000  # no work: back at once
+
+
+def test_with_vsync_the_work_comes_first_then_the_wait_for_the_vblank() -> None:
+    sim, clock = display(vsync=True, present_ns=4 * NS_PER_MS)
+    clock.set(PERIOD_NS - 2 * NS_PER_MS)  # called 2 ms before vblank 1: the copy outlasts it
+    shown, index = sim.present()
+    assert index == 2 and shown == clock.now_ns() == 2 * 100_000_000 // 6
+    clock.set(2 * 100_000_000 // 6 + 5 * NS_PER_MS)  # called early in a period: vblank 3 waits
+    shown, index = sim.present()
+    assert index == 3 and clock.now_ns() == 100_000_000 // 2
