@@ -78,14 +78,19 @@ class CellSweep:
         return asdict(self)
 
 
-def verdict_is_right(config: SimConfig, verdict_changes: Sequence[tuple[int, bool | None]]) -> bool:
+def verdict_is_right(
+    config: SimConfig, verdict_changes: Sequence[tuple[int, bool | None]], frames: int
+) -> bool:
     """Whether the detector's verdicts were right for the display ``config`` simulates.
 
     Right means: the first decided verdict is the display's state at the start and comes within
-    :data:`VERDICT_FRAMES` frames; if vsync is switched mid-run, exactly one more change follows,
-    to the new state, within :data:`SWITCH_FRAMES` frames of the switch; nothing else changes.
+    :data:`VERDICT_FRAMES` frames; if vsync is switched mid-run (before the run's ``frames``
+    ended), exactly one more change follows, to the new state, within :data:`SWITCH_FRAMES`
+    frames of the switch; nothing else changes.
     """
     switch_at = config.vsync_on_at if config.vsync_on_at is not None else config.vsync_off_at
+    if switch_at is not None and frames <= switch_at:
+        switch_at = None  # the run ended before the switch
     at_start = config.vsync and config.vsync_on_at is None and not config.vrr
     decided = [(frame, verdict) for frame, verdict in verdict_changes if verdict is not None]
     if len(decided) != len(verdict_changes) - 1 or not decided:
@@ -114,8 +119,11 @@ def _worst(values: Iterable[tuple[float, int]], *, lowest: bool = False) -> Wors
 
 
 def _refresh_errors(config: SimConfig, results: Sequence[SimResult]) -> list[float] | None:
-    on_at_end = config.vsync and config.vsync_off_at is None and not config.vrr
-    if not on_at_end:
+    """The refresh estimates' errors, or ``None`` if the display had no vsync at the end."""
+    frames = results[0].frames
+    off_at_end = config.vsync_off_at is not None and frames > config.vsync_off_at
+    on_yet = config.vsync_on_at is None or frames > config.vsync_on_at
+    if not config.vsync or config.vrr or off_at_end or not on_yet:
         return None
     errors = []
     for result in results:
@@ -136,7 +144,7 @@ def _reduce(cell: str, runs: dict[int, dict[str, SimResult]], base: SimConfig) -
         seed
         for seed in seeds
         if not all(
-            verdict_is_right(config, runs[seed][policy].verdict_changes)
+            verdict_is_right(config, runs[seed][policy].verdict_changes, runs[seed][policy].frames)
             for policy in ("auto", "interpolated")
         )
     )

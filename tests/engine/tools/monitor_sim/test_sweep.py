@@ -68,7 +68,13 @@ def test_a_verdict_is_right_only_if_timely_and_steady(
     cell: str, changes: list[tuple[int, bool | None]], right: bool
 ) -> None:
     assert dict(JITTER_CELLS)[cell] is not None
-    assert verdict_is_right(jitter_config(SimConfig(), "auto", cell), changes) is right
+    assert verdict_is_right(jitter_config(SimConfig(), "auto", cell), changes, 3000) is right
+
+
+def test_a_run_that_ends_before_its_switch_is_judged_without_it() -> None:
+    config = jitter_config(SimConfig(), "auto", "vsync-on-mid~2ms")  # vsync on at frame 1500
+    assert verdict_is_right(config, [(0, None), (15, False)], 600)
+    assert not verdict_is_right(config, [(0, None), (15, False)], 3000)
 
 
 def test_the_command_reports_every_jitter_cell_as_json() -> None:
@@ -82,3 +88,4 @@ def test_the_command_reports_every_jitter_cell_as_json() -> None:
     rows = json.loads(out.stdout)
     assert [row["cell"] for row in rows] == [cell for cell, _ in JITTER_CELLS]
     assert all(row["seeds"] == 1 and row["auto_rms_ms"]["seed"] == 7 for row in rows)
+    assert all(row["wrong_verdict_seeds"] == [] for row in rows)  # 300 updates: no switch yet
