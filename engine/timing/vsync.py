@@ -594,17 +594,14 @@ class _VblankGrid:
         if noisy and on_grid:
             size = abs(residual)
             self._noise_abs_ns += (size - self._noise_abs_ns) / 64
-            fit_tolerance = min(tolerance, max(2.0 * self.noise_ns, 4.0 * self._noise_abs_ns))
+            fit_tolerance = min(tolerance, self._fit_noise_ns())
             if size <= fit_tolerance or size <= 30_000:
                 self._add_point(n, t_rel, clean)
         elif (
             blocked
             and ready_ns is not None
             and 2 * tolerance >= period  # the window is capped at half a period
-            and abs(residual)
-            <= min(
-                self.settings.noise_allowance_ns, max(2.0 * self.noise_ns, 4.0 * self._noise_abs_ns)
-            )
+            and abs(residual) <= min(self.settings.noise_allowance_ns, self._fit_noise_ns())
             and (
                 ready_ns - (vblank - period) >= self._uncertainty_ns
                 if residual < 0
@@ -623,6 +620,11 @@ class _VblankGrid:
             # uncertainty, and frames were shown a refresh late or early.
             self._add_point(n, t_rel, clean)
         return (round(vblank), vblanks, on_grid, late or brief)
+
+    def _fit_noise_ns(self) -> float:
+        """How far from its vblank a return may be and still be fitted: twice the noise bound, or
+        four times the recent mean distance when that is larger."""
+        return max(2.0 * self.noise_ns, 4.0 * self._noise_abs_ns)
 
     def _index_for(self, present_ns: int, ready_ns: int | None, period: float) -> int:
         """The vblank a present showed at: the first after its call, or the nearest to its return.

@@ -119,7 +119,14 @@ def run_matrix(
     full: bool = False,
 ) -> list[tuple[str, SimResult]]:
     """Run the matrix (see :func:`matrix_configs`) on all cores; results come back in matrix order."""
-    items = matrix_configs(base, policies, full=full)
+    return run_cells(matrix_configs(base, policies, full=full), workers)
+
+
+def run_cells(
+    items: list[tuple[str, SimConfig]], workers: int | None = None
+) -> list[tuple[str, SimResult]]:
+    """Simulate every (cell, config) on ``workers`` processes (default: all cores), the longest
+    runs first so every core stays busy to the end; results come back in the order given."""
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         return [_run(item) for item in items]

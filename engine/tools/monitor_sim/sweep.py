@@ -18,14 +18,12 @@ either right or wrong: the seeds where it was wrong are listed.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from engine.tools.monitor_sim.matrix import JITTER_CELLS, jitter_config
-from engine.tools.monitor_sim.simulation import SimConfig, SimResult, simulate
+from engine.tools.monitor_sim.matrix import JITTER_CELLS, jitter_config, run_cells
+from engine.tools.monitor_sim.simulation import SimConfig, SimResult
 
 __all__ = ["CellSweep", "Worst", "format_sweep", "sweep_seeds", "verdict_is_right"]
 
@@ -78,6 +76,17 @@ class CellSweep:
         return asdict(self)
 
 
+def _vsync_over_the_run(config: SimConfig, frames: int) -> tuple[bool, int | None]:
+    """Whether the display had vsync at the start, and the frame it switched at, if the run of
+    ``frames`` frames reached it."""
+    if not config.vsync or config.vrr:
+        return False, None  # no switch of vsync has any effect
+    switch_at = config.vsync_on_at if config.vsync_on_at is not None else config.vsync_off_at
+    if switch_at is not None and frames <= switch_at:
+        switch_at = None  # the run ended before the switch
+    return config.vsync_on_at is None, switch_at
+
+
 def verdict_is_right(
     config: SimConfig, verdict_changes: Sequence[tuple[int, bool | None]], frames: int
 ) -> bool:
@@ -88,10 +97,7 @@ def verdict_is_right(
     ended), exactly one more change follows, to the new state, within :data:`SWITCH_FRAMES`
     frames of the switch; nothing else changes.
     """
-    switch_at = config.vsync_on_at if config.vsync_on_at is not None else config.vsync_off_at
-    if switch_at is not None and frames <= switch_at:
-        switch_at = None  # the run ended before the switch
-    at_start = config.vsync and config.vsync_on_at is None and not config.vrr
+    at_start, switch_at = _vsync_over_the_run(config, frames)
     decided = [(frame, verdict) for frame, verdict in verdict_changes if verdict is not None]
     if len(decided) != len(verdict_changes) - 1 or not decided:
         return False  # undecided after the start, or never decided
@@ -106,11 +112,6 @@ def verdict_is_right(
     return switched is (not at_start) and switch_at <= switched_at <= switch_at + SWITCH_FRAMES
 
 
-def _run(job: tuple[str, int, str, SimConfig]) -> tuple[str, int, str, SimResult]:
-    cell, seed, policy, config = job
-    return cell, seed, policy, simulate(config)
-
-
 def _worst(values: Iterable[tuple[float, int]], *, lowest: bool = False) -> Worst:
     """The largest (or smallest) value and its first seed."""
     ordered = sorted(values, key=lambda item: (item[0] if lowest else -item[0], item[1]))
@@ -120,15 +121,13 @@ def _worst(values: Iterable[tuple[float, int]], *, lowest: bool = False) -> Wors
 
 def _refresh_errors(config: SimConfig, results: Sequence[SimResult]) -> list[float] | None:
     """The refresh estimates' errors, or ``None`` if the display had no vsync at the end."""
-    frames = results[0].frames
-    off_at_end = config.vsync_off_at is not None and frames > config.vsync_off_at
-    on_yet = config.vsync_on_at is None or frames > config.vsync_on_at
-    if not config.vsync or config.vrr or off_at_end or not on_yet:
+    at_start, switch_at = _vsync_over_the_run(config, results[0].frames)
+    if at_start == (switch_at is not None):  # off at the end: no refresh to estimate
         return None
     errors = []
     for result in results:
         estimates = [result.refresh_estimate_hz]
-        if config.vsync_on_at is None:
+        if at_start:  # on from the start: the estimate after 120 frames counts too
             estimates.append(result.refresh_at_120_hz)
         errors += [
             float("inf") if estimate is None else abs(estimate - config.refresh_hz)
@@ -148,20 +147,19 @@ def _reduce(cell: str, runs: dict[int, dict[str, SimResult]], base: SimConfig) -
             for policy in ("auto", "interpolated")
         )
     )
-    refresh: list[tuple[float, int]] | None = []
-    for seed in seeds:
-        errors = _refresh_errors(config, [runs[seed]["auto"], runs[seed]["interpolated"]])
-        if errors is None:
-            refresh = None
-            break
-        assert refresh is not None
-        refresh += [(error, seed) for error in errors]
+    errors = {
+        seed: _refresh_errors(config, [runs[seed]["auto"], runs[seed]["interpolated"]])
+        for seed in seeds
+    }
+    refresh = None
+    if all(errors.values()):
+        refresh = _worst((error, seed) for seed in seeds for error in errors[seed] or ())
     auto = {seed: runs[seed]["auto"] for seed in seeds}
     return CellSweep(
         cell=cell,
         seeds=len(seeds),
         wrong_verdict_seeds=wrong,
-        refresh_error_hz=None if refresh is None else _worst(refresh),
+        refresh_error_hz=refresh,
         auto_rms_ms=_worst((r.motion_error_rms_ms, seed) for seed, r in auto.items()),
         auto_over_interpolated_ms=_worst(
             (r.motion_error_rms_ms - runs[seed]["interpolated"].motion_error_rms_ms, seed)
@@ -186,21 +184,15 @@ def sweep_seeds(
     ``base`` gives the model (its ``updates`` are capped at the matrix's 3,000, as in the matrix).
     """
     names = [cell for cell, _ in JITTER_CELLS] if cells is None else list(cells)
-    jobs = [
-        (cell, seed, policy, jitter_config(replace(base, seed=seed), policy, cell))
+    items = [
+        (cell, jitter_config(replace(base, seed=seed), policy, cell))
         for cell in names
         for seed in seeds
         for policy in SWEEP_POLICIES
     ]
-    workers = workers or os.cpu_count() or 1
-    if workers == 1:
-        results = [_run(job) for job in jobs]
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_run, jobs, chunksize=4))
     by_cell: dict[str, dict[int, dict[str, SimResult]]] = {cell: {} for cell in names}
-    for cell, seed, policy, result in results:
-        by_cell[cell].setdefault(seed, {})[policy] = result
+    for (cell, config), (_, result) in zip(items, run_cells(items, workers), strict=True):
+        by_cell[cell].setdefault(config.seed, {})[config.policy] = result
     return [_reduce(cell, by_cell[cell], base) for cell in names]
 
 
