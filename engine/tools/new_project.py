@@ -356,7 +356,7 @@ def _is_cache(relative: Path | PurePosixPath) -> bool:
 
 def _packages(files: Iterable[PurePosixPath]) -> list[str]:
     """The Python packages among ``files``: every folder with an ``__init__.py``, dotted."""
-    return sorted(".".join(path.parent.parts) for path in files if path.name == "__init__.py")
+    return sorted({".".join(path.parent.parts) for path in files if path.name == "__init__.py"})
 
 
 def _template_files(
@@ -417,7 +417,7 @@ def _toml_list(items: Iterable[str]) -> str:
 
 def _starter_levels(source_root: Path) -> list[Path]:
     """The sample game's first :data:`STARTER_LEVELS` levels in play order, with replays."""
-    from game.level_order import bundled_levels  # the same order the game plays them in
+    from engine.app.level_order import bundled_levels  # the same order the game plays them in
 
     levels = bundled_levels(source_root / "levels")[:STARTER_LEVELS]
     for level in levels:
@@ -476,7 +476,7 @@ def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, byt
     taken; ``levels/README.md`` is the new project's own (:func:`levels_readme`), and the bundled
     run file (``levels/runs/``) is left out: it plays every sample level.
     """
-    from game.level_order import LEVEL_SUFFIXES  # what the game counts as a level
+    from engine.app.level_order import LEVEL_SUFFIXES  # what the game counts as a level
 
     starters = _starter_levels(source_root)
     taken = {level.name for level in starters} | {f"{level.stem}.replay" for level in starters}
@@ -487,7 +487,7 @@ def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, byt
         if relative.parts[0] != "levels" or relative == Path("levels/README.md"):
             continue
         if relative.parts[:2] == ("levels", "runs"):
-            continue  # the sample game's run plays all its levels; `python -m NAME.make_run` makes one
+            continue  # the sample's run plays all its levels; `python -m engine.app.make_run` makes one
         is_map = path.parent == levels and path.suffix.lower() in LEVEL_SUFFIXES
         is_replay = path.parent == levels / "replays"
         if (is_map or is_replay) and path.name not in taken:

@@ -242,21 +242,21 @@ def test_pyproject_lists_every_package_and_ships_the_project_files(project: Path
 
 def test_config_loads_with_the_games_sections_and_names_the_game(project: Path) -> None:
     from engine.config import load_config
-    from game.config import CONFIG_SECTIONS
+    from game.definition import CONFIG_SECTIONS
 
     text = (project / "config.toml").read_text(encoding="utf-8")
     assert re.search(r"^\[speedrun\]\n(#.*\n)*enabled = false$", text, re.MULTILINE)
     config = load_config(project / "config.toml", extra_sections=CONFIG_SECTIONS)
     assert config.speedrun.enabled is False
     assert config.video.title == "Moon Jump"
-    config_module = (project / NAME / "config.py").read_text(encoding="utf-8")
+    config_module = (project / NAME / "definition.py").read_text(encoding="utf-8")
     assert 'APP_NAME = "moon-jump"' in config_module  # its own settings and records folders
 
 
 def test_config_toml_shows_known_keys_at_their_defaults(project: Path, tmp_path: Path) -> None:
     """Every key config.toml sets or shows commented out exists and is the default (no drift)."""
     from engine.config import load_config
-    from game.config import CONFIG_SECTIONS
+    from game.definition import CONFIG_SECTIONS
 
     text = (project / "config.toml").read_text(encoding="utf-8")
     shown = re.sub(r"^# ([a-z_]+ = )", r"\1", text, flags=re.MULTILINE)
@@ -630,7 +630,7 @@ def frog_heights(project: Path, python: str = sys.executable) -> list[float]:
         f"from {NAME}.world_builder import LevelWorld\n"
         f"from {NAME}.movement import PlayerTuning\n"
         f"from {NAME}.entities.frog import Frog\n"
-        f"from {NAME}.run_file import GAME_ACTIONS\n"
+        "from engine.app.run_file import GAME_ACTIONS\n"
         "from engine.input.snapshot import InputSnapshot\n"
         "world = LevelWorld.load('levels/level1.json', PlayerTuning(), 1 / 60)\n"
         "(frog,) = world.entities_of(Frog)\n"
@@ -654,8 +654,8 @@ def test_recipe_add_a_level_after_level_1(tmp_path: Path) -> None:
     order = in_project(
         project,
         "-c",
-        f"from {NAME}.assets import levels_dir\nfrom {NAME}.level_order import bundled_levels\n"
-        "print(' '.join(p.name for p in bundled_levels(levels_dir())))",
+        f"from {NAME}.definition import GAME\nfrom engine.app.level_order import bundled_levels\n"
+        "print(' '.join(p.name for p in bundled_levels(GAME.files.levels_dir())))",
     )
     assert order.stdout.split() == ["level1.json", "level1b.json", "level2.json"]
     check = in_project(
@@ -729,26 +729,26 @@ def write_wav(path: Path, frequency_hz: float = 440.0, seconds: float = 0.1) -> 
 def test_recipe_add_a_sound(tmp_path: Path) -> None:
     project = make(tmp_path / "proj")
     section = readme_section(project, "Add a sound")
-    assert f"from {NAME}.assets import asset_path" in section
+    assert '`"land": "sounds/land.wav",`' in section and f"{NAME}/definition.py" in section
     (project / "sounds").mkdir()
     write_wav(project / "sounds" / "land.wav")
-    scene = project / NAME / "level_scene.py"
-    text = scene.read_text(encoding="utf-8")
+    definition = project / NAME / "definition.py"
+    text = definition.read_text(encoding="utf-8")
+    assert "SOUND_FILES: Mapping[str, str] = {\n" in text
     text = text.replace(
-        f"from {NAME}.", f"from {NAME}.assets import asset_path\nfrom {NAME}.", 1
-    ).replace(
-        "SOUND_FILES = {\n", 'SOUND_FILES = {\n    "land": asset_path("sounds/land.wav"),\n', 1
+        "SOUND_FILES: Mapping[str, str] = {\n",
+        'SOUND_FILES: Mapping[str, str] = {\n    "land": "sounds/land.wav",\n',
+        1,
     )
-    scene.write_text(text, encoding="utf-8")
+    definition.write_text(text, encoding="utf-8")
     subprocess.run([sys.executable, "-m", "ruff", "check", "--fix", "-q", NAME], cwd=project)
     tests = in_project(
         project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_game.py", "-k", "sound"
     )
     assert tests.returncode == 0, tests.stdout[-2000:]
     assert "1 passed" in tests.stdout
-    where = in_project(
-        project, "-c", f"from {NAME}.level_scene import SOUND_FILES; print(SOUND_FILES['land'])"
-    )
+    code = f"from {NAME}.definition import GAME; print(GAME.files.asset_path('sounds/land.wav'))"
+    where = in_project(project, "-c", code)
     assert Path(where.stdout.strip()) == project / "sounds" / "land.wav"
 
 
@@ -772,7 +772,13 @@ def test_recipe_change_the_window_size_and_title(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert png_size(shot) == (1440, 810)
     effective = in_project(
-        project, "-m", "engine.config", "--sections", f"{NAME}.config", "--config", "config.toml"
+        project,
+        "-m",
+        "engine.config",
+        "--sections",
+        f"{NAME}.definition",
+        "--config",
+        "config.toml",
     )
     assert effective.returncode == 0, effective.stderr
     assert 'title = "Moon Jump: Director\'s Cut"' in effective.stdout
@@ -849,7 +855,7 @@ def test_a_new_user_makes_a_game_follows_recipes_ships_it_and_updates_the_engine
         assert ran.returncode == 0, ran.stderr
         assert json.loads(ran.stdout)["level"] == "First Steps"
     where = subprocess.run(
-        [str(python), "-c", f"import {NAME}.assets as a; print(a.levels_dir())"],
+        [str(python), "-c", f"from {NAME}.definition import GAME; print(GAME.files.levels_dir())"],
         cwd=elsewhere,
         capture_output=True,
         text=True,

@@ -19,19 +19,18 @@ from typing import Any
 
 import pytest
 
+from engine.app.make_run import bundled_run
+from engine.app.run_file import RunRecord
+from engine.app.session import bundled_levels
 from engine.config import load_config
 from engine.speedrun.livesplit import livesplit_time_text
 from engine.speedrun.personal_best import Records, save_records, update_with_run
 from engine.timing import TickRate
-from game.__main__ import main
-from game.make_run import BUNDLED_RUN, bundled_run
-from game.run_file import RunRecord
-from game.session import bundled_levels
+from tests.engine.app.sample_game import BUNDLED_RUN, GAME, LEVELS_DIR, main
 from tests.engine.speedrun.test_livesplit import LineServer, _wait_until
 from tests.small_picture import SMALL_PICTURE_FLAGS, SMALL_PICTURE_OVERRIDES
 
-ROOT = Path(__file__).resolve().parents[2]
-LEVELS_DIR = ROOT / "levels"
+ROOT = Path(__file__).resolve().parents[3]
 RESTART_AFTER_TICKS = 40
 
 
@@ -52,7 +51,7 @@ def short_levels(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def short_run(short_levels: Path) -> RunRecord:
     """Level 1 restarted once, then levels 1 and 2 completed."""
-    return bundled_run(short_levels, restarts=[(0, RESTART_AFTER_TICKS)], game_version="test")
+    return bundled_run(GAME, short_levels, restarts=[(0, RESTART_AFTER_TICKS)], game_version="test")
 
 
 @pytest.fixture
@@ -76,9 +75,9 @@ def seed_personal_best(data_dir: Path, order: list[str], segments: list[int]) ->
 def test_a_watched_run_shows_its_screens_splits_deltas_and_the_files_igt(
     gl_window: Any, short_levels: Path, short_run: RunRecord, livesplit: LineServer, tmp_path: Path
 ) -> None:
+    from engine.app.watch import watch_on_engine
     from engine.runtime.engine import Engine
     from engine.runtime.menu import MenuScene
-    from game.watch import watch_on_engine
 
     levels = bundled_levels(short_levels)
     order = [p.name for p in levels]
@@ -108,7 +107,7 @@ def test_a_watched_run_shows_its_screens_splits_deltas_and_the_files_igt(
     engine.show = remember  # type: ignore[method-assign]
     try:
         result, problem = watch_on_engine(
-            engine, short_run, levels, hold_ticks=6, data_dir=tmp_path / "data"
+            engine, GAME, short_run, levels, hold_ticks=6, data_dir=tmp_path / "data"
         )
     finally:
         engine.close()
@@ -119,10 +118,10 @@ def test_a_watched_run_shows_its_screens_splits_deltas_and_the_files_igt(
     # The screens: level 1, restarted, level 1 again, its split with the delta, level 2, final.
     names = [name for name, _ in screens]
     assert names == [
-        "TapedLevelScene",
-        "TapedLevelScene",
+        "LevelScene",
+        "LevelScene",
         "Level complete!",
-        "TapedLevelScene",
+        "LevelScene",
         "You made it!",
     ]
     complete_lines = screens[2][1]

@@ -2,19 +2,19 @@
 
 With ``[speedrun] ghost = true`` each level of a run shows a translucent copy of the player
 where the personal best's player was at the same level tick. Nothing of the ghost is stored as
-positions: the personal best's run file (:mod:`game.run_file`) holds the inputs of the attempt
+positions: the personal best's run file (:mod:`engine.app.run_file`) holds the inputs of the attempt
 that completed each level, and :class:`Ghost` re-simulates that attempt in **lockstep**, a
-second :class:`~game.world_builder.LevelWorld` of the same level ticked with the recorded input
+second world of the same level (the game's definition's ``load_world``) ticked with the recorded input
 each time the player's level ticks. A deterministic simulation needs nothing more: the same
 inputs on the same level and settings give the same path, tick for tick.
 
 The ghost is drawing only. Its world is its own (its own pymunk space, entities, coins and
 enemies), so it never touches the player's: the state hash, the replay and the run file are the
-same with the ghost on or off (``tests/game/test_ghost.py`` checks it). Only its player is drawn
-(:class:`~game.level_scene.LevelScene`), translucent.
+same with the ghost on or off (``tests/engine/app/test_ghost.py`` checks it). Only its player
+is drawn (by the game's scene), translucent.
 
 Where the ghost comes from: when a valid run sets a personal best,
-:class:`~game.speedrun.Speedrun` keeps a copy of its run file as the category's *ghost file*
+:class:`~engine.app.speedrun.Speedrun` keeps a copy of its run file as the category's *ghost file*
 (:func:`ghost_path`); :func:`ghost_replays` reads it back (bounded and checked like any run
 file) and picks, for each level, the attempt that completed it. A ghost file made with other
 settings, or on a level file that has changed since, gives no ghost for that level rather than
@@ -24,13 +24,13 @@ a wrong one.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from pathlib import Path
 
+from engine.app.definition import GameDefinition, World
+from engine.app.run_file import RunFileError, RunSettings, load_run
 from engine.input.replay import Replay, ReplayError, ReplayVerifier, hash_level_file, parse_replay
 from engine.input.snapshot import ActionMap, InputPlayer
-from engine.levels import Level
-from game.run_file import RunFileError, RunSettings, load_run
-from game.world_builder import LevelWorld
 
 __all__ = ["GHOST_DIR", "Ghost", "ghost_path", "ghost_replays"]
 
@@ -44,7 +44,9 @@ def ghost_path(data_dir: Path, category: str) -> Path:
     return data_dir / GHOST_DIR / f"pb-{digest}.run.json"
 
 
-def ghost_replays(path: Path, levels_dir: Path, settings: RunSettings) -> dict[str, Replay]:
+def ghost_replays(
+    path: Path, levels_dir: Path, settings: RunSettings, game_sections: Mapping[str, type]
+) -> dict[str, Replay]:
     """The completing attempt of each level in a ghost file, by level file name.
 
     Levels whose file changed since (another level hash) are left out, and so is everything
@@ -52,7 +54,7 @@ def ghost_replays(path: Path, levels_dir: Path, settings: RunSettings) -> dict[s
     ghost that walks through walls.
     """
     try:
-        run = load_run(path)
+        run = load_run(path, game_sections)
     except RunFileError:
         return {}
     if run.settings != settings:
@@ -75,9 +77,10 @@ class Ghost:
     """A level's simulation replaying recorded inputs, one tick per tick of the player's level.
 
     Args:
-        level: The level, scaled as the player's (``LevelScene.level``).
+        definition: The game (its ``load_world`` builds the ghost's world).
+        level_path: The level's map file.
         replay: The inputs to play (the personal best's attempt at this level).
-        settings: The settings it plays with (the run's: tick rate, ``[player]``, ``[physics]``).
+        settings: The settings it plays with (the run's: tick rate, the game's sections, ``[physics]``).
         action_map: The game's actions (the replay's must be a prefix).
 
     Attributes:
@@ -85,11 +88,14 @@ class Ghost:
     """
 
     def __init__(
-        self, level: Level, replay: Replay, settings: RunSettings, action_map: ActionMap
+        self,
+        definition: GameDefinition,
+        level_path: Path,
+        replay: Replay,
+        settings: RunSettings,
+        action_map: ActionMap,
     ) -> None:
-        self.world = LevelWorld(
-            level, settings.player, settings.tick_rate.step_s, physics=settings.physics
-        )
+        self.world: World = definition.load_world(level_path, settings)
         self._inputs: InputPlayer = ReplayVerifier(replay).player(action_map)
 
     @property

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from game.level_order import bundled_levels, natural_key
+from engine.app.level_order import bundled_levels, natural_key
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def touch(folder: Path, *names: str) -> None:

@@ -4,8 +4,8 @@ A replay proves a run tick by tick with state hashes, so any change to what the 
 does (a higher jump in ``[player]``, another gravity in ``[physics]``, an edited level, a new
 rule in the code) makes every replay recorded before it diverge. When the change is intended,
 the inputs may still complete the level: the player presses the same keys at the same ticks
-and, with a higher jump, still clears every gap. ``python -m game --rerecord FILE`` tries
-exactly that, on the pure simulation (:class:`~game.world_builder.LevelWorld`, no window):
+and, with a higher jump, still clears every gap. ``python -m <game> --rerecord FILE`` tries
+exactly that, on the game's pure simulation (its definition's ``load_world``, no window):
 
 * the inputs are fed tick by tick under the current settings, on the level file as it is now;
 * if the level is completed, the replay is written again (format 2): the inputs up to the
@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.app.definition import GameDefinition
+from engine.app.run_file import RunSettings
 from engine.config import Config, game_action_names
 from engine.input.replay import Replay, ReplayRecorder, ReplayVerifier, hash_level_file
 from engine.input.snapshot import ActionMap
 from engine.speedrun.timer import format_igt
 from engine.timing import TickRate
-from game.run_file import RunSettings
-from game.world_builder import LevelWorld
 
 __all__ = ["StopsWorking", "rerecord"]
 
@@ -75,7 +75,14 @@ class StopsWorking(Exception):  # noqa: N818 - names the outcome, like ReplayMis
         super().__init__("; ".join(parts))
 
 
-def rerecord(replay: Replay, level_path: Path, config: Config, *, game_version: str) -> Replay:
+def rerecord(
+    definition: GameDefinition,
+    replay: Replay,
+    level_path: Path,
+    config: Config,
+    *,
+    game_version: str,
+) -> Replay:
     """Play ``replay``'s inputs on ``level_path`` under ``config``; return the new replay.
 
     Args:
@@ -91,10 +98,11 @@ def rerecord(replay: Replay, level_path: Path, config: Config, *, game_version: 
         LevelError: The level cannot be loaded.
         ReplayError: The replay's actions do not fit the game's.
     """
-    settings = RunSettings.from_config(config)
+    settings = RunSettings.from_config(config, definition.config_sections)
     actions = ActionMap(game_action_names(config.input))
     rate = settings.tick_rate
-    world = LevelWorld.load(level_path, settings.player, rate.step_s, physics=settings.physics)
+    world = definition.load_world(level_path, settings)
+    events = getattr(world, "events", None)  # a world's event log, if it keeps one
     recorder = ReplayRecorder(
         actions,
         level_id=level_path.name,
@@ -117,11 +125,11 @@ def rerecord(replay: Replay, level_path: Path, config: Config, *, game_version: 
         recorded = replay.hashes[tick]
         if first_difference is None and recorded is not None and recorded != state_hash:
             first_difference = tick
-        if first_difference is not None and first_hurt is None:
-            hurts = [event for event in world.events.since(hurt_seen) if event.name == "hurt"]
+        if events is not None and first_difference is not None and first_hurt is None:
+            hurts = [event for event in events.since(hurt_seen) if event.name == "hurt"]
             if hurts:
                 first_hurt = tick
-        hurt_seen = world.events.count
+        hurt_seen = events.count if events is not None else 0
     if not world.completed:
         raise StopsWorking(
             world.level.name,

@@ -1,6 +1,6 @@
 """The game's screens: title, level select, pause, restart, level complete and final screen.
 
-Each test runs a real :class:`~game.session.GameSession` on the engine with the shared hidden
+Each test runs a real :class:`~engine.app.session.GameSession` on the engine with the shared hidden
 window and presses actions through the engine's input sampler, the path key and gamepad
 events take.
 """
@@ -13,15 +13,14 @@ from typing import Any
 
 import pytest
 
+from engine.app.session import GameSession, bundled_levels
 from engine.config import load_config
 from engine.runtime.audio import SoundBank
 from engine.runtime.menu import MenuScene
 from engine.speedrun.timer import format_time_ms
-from game.level_scene import SOUND_FILES
-from game.movement import PlayerTuning
-from game.session import GameSession, bundled_levels
+from tests.engine.app.sample_game import GAME
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LEVELS = bundled_levels(ROOT / "levels")
 
 pytestmark = pytest.mark.gl
@@ -32,8 +31,8 @@ def session(gl_window: Any) -> Iterator[GameSession]:
     from engine.runtime.engine import Engine
 
     engine = Engine(gl_window, load_config(None), headless=True, probe_frames=0)
-    sounds = SoundBank(SOUND_FILES, {})  # silent, but counts what the game asked to play
-    game = GameSession(engine, PlayerTuning(), LEVELS, sounds=sounds)
+    sounds = SoundBank(GAME.sound_files, {})  # silent, but counts what the game asked to play
+    game = GameSession(engine, GAME, LEVELS, sounds=sounds)
     game.show_title()
     yield game
     engine.close()
@@ -133,15 +132,14 @@ def test_the_title_plays_the_bundled_replays_behind_the_menu(session: GameSessio
 
 
 def test_credits_come_from_the_credits_file_and_go_back(session: GameSession) -> None:
-    from game.assets import asset_path
-    from game.session import CREDITS_FILE, credit_lines
+    from engine.app.session import credit_lines
 
     for _ in range(3):
         tap(session, "down")  # Credits
     tap(session, "jump")
     assert menu_title(session) == "Credits"
     lines = session.engine.scene.panel.lines
-    assert lines == credit_lines(Path(asset_path(CREDITS_FILE))) and len(lines) >= 5
+    assert lines == credit_lines(Path(GAME.files.asset_path(GAME.credits_file))) and len(lines) >= 5
     assert any("Kenney" in line for line in lines)
     tap(session, "pause")
     assert menu_title(session) == "Platformer"

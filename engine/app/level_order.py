@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["LEVEL_SUFFIXES", "bundled_levels", "natural_key"]
+__all__ = ["LEVEL_SUFFIXES", "bundled_levels", "natural_key", "replay_of"]
 
 LEVEL_SUFFIXES = (".json", ".tmj", ".tmx")
 """The map formats a level file may have (Tiled JSON, and Tiled XML)."""
@@ -40,3 +40,8 @@ def bundled_levels(levels_dir: Path) -> list[Path]:
         if path.suffix.lower() in LEVEL_SUFFIXES and path.is_file()
     ]
     return sorted(maps, key=lambda path: (natural_key(path.name), path.name))
+
+
+def replay_of(level_path: Path) -> Path:
+    """A level's bundled replay: ``replays/<stem>.replay`` next to it."""
+    return level_path.parent / "replays" / f"{level_path.stem}.replay"

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.engine.app.sample_game import GAME
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def game(*args: str, headless: bool = True) -> subprocess.CompletedProcess[str]:
@@ -79,12 +81,12 @@ def test_bad_player_tuning_gives_one_line_and_exit_2() -> None:
 
 
 def test_a_replay_played_on_another_level_says_so() -> None:
+    from engine.app.cli import load_checked_replay
     from engine.input.replay import ReplayError
-    from game.__main__ import load_checked_replay
 
     replay = ROOT / "levels" / "replays" / "level1.replay"
     with pytest.raises(ReplayError) as caught:
-        load_checked_replay(replay, ROOT / "levels" / "level2.json")
+        load_checked_replay(GAME, replay, ROOT / "levels" / "level2.json")
     assert str(caught.value).endswith(
         "recorded on level 'level1.json', not on 'level2.json' (--level); leave --level out "
         "to play it on its own level"
@@ -93,13 +95,13 @@ def test_a_replay_played_on_another_level_says_so() -> None:
 
 @pytest.mark.slow
 def test_verify_run_has_a_status_for_each_verdict(tmp_path: Path, capsys: Any) -> None:
+    from engine.app.cli import verify_run_file
+    from engine.app.run_file import save_run
     from engine.config import load_config
     from engine.speedrun.timer import format_igt
     from engine.timing import TickRate
-    from game.__main__ import verify_run_file
-    from game.config import CONFIG_SECTIONS
-    from game.run_file import save_run
-    from tests.game.honest_runs import BUNDLED_TICKS, LEVELS, honest_run
+    from game.definition import CONFIG_SECTIONS
+    from tests.engine.app.honest_runs import BUNDLED_TICKS, LEVELS, honest_run
 
     config = load_config(None, extra_sections=CONFIG_SECTIONS)
     valid, invalid, edited = tmp_path / "valid.json", tmp_path / "invalid.json", tmp_path / "e.json"
@@ -117,13 +119,13 @@ def test_verify_run_has_a_status_for_each_verdict(tmp_path: Path, capsys: Any) -
         tmp_path: (2, ""),
     }
     for path, (status, start) in expected.items():
-        assert verify_run_file(path, config, as_json=False) == status
+        assert verify_run_file(GAME, path, config, as_json=False) == status
         out = capsys.readouterr()
         if status == 2:
             assert out.out == "" and "a directory, not a regular file" in out.err
         else:
             assert out.out.startswith(start) and out.out.count("\n") == 1, out.out
-    assert verify_run_file(invalid, config, as_json=True) == 3
+    assert verify_run_file(GAME, invalid, config, as_json=True) == 3
     assert json.loads(capsys.readouterr().out)["valid"] is False
 
 
@@ -175,7 +177,7 @@ def test_ctrl_c_and_sigterm_end_a_recording_with_its_summary(
 
 @pytest.mark.slow
 def test_headless_without_frames_or_a_replay_stops_at_the_default() -> None:
-    from game.__main__ import HEADLESS_DEFAULT_FRAMES
+    from engine.app.cli import HEADLESS_DEFAULT_FRAMES
 
     out = game("--json")
     assert out.returncode == 0, out.stderr

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from engine.app.rerecord import StopsWorking, rerecord
 from engine.config import Config, load_config
 from engine.input.replay import format_replay, load_replay, parse_replay
-from game.config import CONFIG_SECTIONS
-from game.rerecord import StopsWorking, rerecord
+from game.definition import CONFIG_SECTIONS
+from tests.engine.app.sample_game import GAME
 from tests.game.test_replays import assert_one_line_error, game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LEVEL1 = ROOT / "levels" / "level1.json"
 LEVEL1_REPLAY = ROOT / "levels" / "replays" / "level1.replay"
 HIGHER = "player.jump_height_tiles=3.4"  # still clears every gap of levels 1 and 2
@@ -26,12 +27,12 @@ def config_with(*overrides: str) -> Config:
 
 def test_the_defaults_reproduce_the_bundled_replay_exactly() -> None:
     old = load_replay(LEVEL1_REPLAY)
-    assert rerecord(old, LEVEL1, config_with(), game_version=old.game_version) == old
+    assert rerecord(GAME, old, LEVEL1, config_with(), game_version=old.game_version) == old
 
 
 def test_a_higher_jump_rewrites_the_hashes_and_records_the_new_settings() -> None:
     old = load_replay(LEVEL1_REPLAY)
-    new = rerecord(old, LEVEL1, config_with(HIGHER), game_version="0.1.0")
+    new = rerecord(GAME, old, LEVEL1, config_with(HIGHER), game_version="0.1.0")
     assert new.inputs == old.inputs[: new.tick_count]
     assert new.hashes != old.hashes
     assert dict(new.settings_hashes)["player"] != dict(old.settings_hashes)["player"]
@@ -42,7 +43,7 @@ def test_a_higher_jump_rewrites_the_hashes_and_records_the_new_settings() -> Non
 def test_inputs_that_no_longer_complete_say_where_the_run_stops_working() -> None:
     old = load_replay(LEVEL1_REPLAY)
     with pytest.raises(StopsWorking) as caught:
-        rerecord(old, LEVEL1, config_with(TOO_HIGH), game_version="0.1.0")
+        rerecord(GAME, old, LEVEL1, config_with(TOO_HIGH), game_version="0.1.0")
     stop = caught.value
     assert stop.first_difference_tick is not None and 0 < stop.first_difference_tick < 100
     assert stop.first_hurt_tick is not None and stop.first_hurt_tick > stop.first_difference_tick

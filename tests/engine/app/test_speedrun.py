@@ -1,10 +1,10 @@
 """Speedrun mode in the game: a whole timed run, its splits, records, run file and LiveSplit.
 
-The ``gl`` tests run a real :class:`~game.session.GameSession` on the engine with the shared
+The ``gl`` tests run a real :class:`~engine.app.session.GameSession` on the engine with the shared
 hidden window. A :class:`RunDriver` stands in for the player's hands: during a level it feeds
 the bundled replay's inputs (the inputs a player recorded), on menus it presses jump. So the
 run is played through the same input path as live keys, and the run file it exports holds
-real inputs that :func:`~game.run_file.verify_run` replays.
+real inputs that :func:`~engine.app.run_file.verify_run` replays.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from engine.app.run_file import load_run, verify_run
+from engine.app.session import GameSession, bundled_levels
 from engine.config import Config, load_config
 from engine.input.replay import ReplayVerifier, format_replay, load_replay, parse_replay
 from engine.input.snapshot import InputPlayer, InputSnapshot
@@ -28,15 +30,14 @@ from engine.speedrun.personal_best import load_records
 from engine.speedrun.timer import format_igt
 from engine.timing import TickRate
 from game.kinds import KINDS
-from game.run_file import load_run, verify_run
-from game.session import GameSession, bundled_levels
+from game.movement import PlayerTuning
+from tests.engine.app.sample_game import GAME, LEVELS_DIR, SECTIONS
+from tests.engine.app.test_game_cli import game
 from tests.engine.speedrun.test_livesplit import LineServer, _wait_until
-from tests.game.test_game_cli import game
 from tests.game.test_replays import assert_one_line_error
 from tests.small_picture import small_picture
 
-ROOT = Path(__file__).resolve().parents[2]
-LEVELS_DIR = ROOT / "levels"
+ROOT = Path(__file__).resolve().parents[3]
 LEVELS = bundled_levels(LEVELS_DIR)
 ORDER = [p.name for p in LEVELS]
 NAMES = [load_level(p, KINDS).name for p in LEVELS]
@@ -99,17 +100,17 @@ def new_session(
     window: Any, data_dir: Path, livesplit_port: int | None = None, **engine_kwargs: Any
 ) -> GameSession:
     """A speedrun session of the bundled levels on ``window``, driven by a :class:`RunDriver`."""
+    from engine.app.speedrun import Speedrun
     from engine.runtime.engine import Engine
-    from game.movement import PlayerTuning
-    from game.speedrun import Speedrun
 
     engine = Engine(window, speedrun_config(), headless=True, probe_frames=0, **engine_kwargs)
-    session = GameSession(engine, PlayerTuning(), LEVELS)
+    session = GameSession(engine, GAME, LEVELS)
     client = None
     if livesplit_port is not None:
         client = LiveSplitClient("127.0.0.1", livesplit_port, warn=print, info=print)
     session.speedrun = Speedrun(
         engine,
+        GAME,
         ORDER,
         session.level_names,
         game_version="test",
@@ -223,9 +224,9 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
     best = records.category(finished_run.category).personal_best
     assert best is not None and best.total_ticks == sum(REPLAY_TICKS)
     # The run file verifies.
-    run = load_run(finished_run.run_file)
+    run = load_run(finished_run.run_file, SECTIONS)
     assert run.timing_mode == "strict" and run.strict_valid
-    result = verify_run(run, LEVELS_DIR, ORDER)
+    result = verify_run(GAME, run, LEVELS_DIR, ORDER)
     assert result.verified, result.problem
     assert (result.igt, result.ticks, result.levels) == (RUN_IGT, RUN_TICKS, len(LEVELS))
     # LiveSplit heard the run: start, game time, a split per level.
@@ -289,7 +290,7 @@ def test_a_restart_counts_in_the_run_and_verifies(make_session: Any) -> None:
     assert [a.outcome for a in session.attempts][:2] == ["restart", "complete"]
     timer = session.speedrun.timer
     assert timer.igt_ticks == sum(REPLAY_TICKS) + session.attempts[0].ticks
-    result = verify_run(load_run(session.speedrun.last_run_file), LEVELS_DIR, ORDER)
+    result = verify_run(GAME, load_run(session.speedrun.last_run_file, SECTIONS), LEVELS_DIR, ORDER)
     assert result.verified, result.problem
 
 
@@ -304,7 +305,7 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
     def verify(edited: dict[str, Any]) -> str:
         target = tmp_path / "edited.json"
         target.write_text(json.dumps(edited))
-        result = verify_run(load_run(target), LEVELS_DIR, ORDER)
+        result = verify_run(GAME, load_run(target, SECTIONS), LEVELS_DIR, ORDER)
         assert not result.verified
         return result.problem
 
@@ -360,16 +361,15 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
 def test_igt_of_every_bundled_replay_is_the_same_at_any_display_rate(
     gl_window: Any, display_hz: int, vsync: bool
 ) -> None:
+    from engine.app.replay_run import Player
     from engine.runtime.engine import Engine
-    from game.movement import PlayerTuning
-    from game.replay_run import Player, TapedLevelScene
 
     config = speedrun_config(vsync=vsync)
     igts = []
     for replay_path, level_path in zip(REPLAYS, LEVELS, strict=True):
         engine = Engine(gl_window, config, headless=True, display_hz=display_hz)
         try:
-            scene = TapedLevelScene.for_engine(engine, level_path, PlayerTuning())
+            scene = GAME.make_scene(engine, level_path)
             player = Player(load_replay(replay_path), engine.actions, str(replay_path))
             scene.tape = player
             engine.show(scene)
@@ -388,13 +388,12 @@ def test_strict_game_time_stays_within_a_tick_of_real_time_through_a_stall(
     gl_window: Any,
 ) -> None:
     """A headless run in speedrun mode with a 1 s stall: only the reported drop is missing."""
+    from engine.app.replay_run import Player
     from engine.runtime.engine import Engine
-    from game.movement import PlayerTuning
-    from game.replay_run import Player, TapedLevelScene
 
     engine = Engine(gl_window, speedrun_config(), headless=True, display_hz=144)
     try:
-        scene = TapedLevelScene.for_engine(engine, LEVELS[2], PlayerTuning())
+        scene = GAME.make_scene(engine, LEVELS[2])
         scene.tape = Player(load_replay(REPLAYS[2]), engine.actions, "level3")
         engine.show(scene)
         pacer = engine.pacer
@@ -473,16 +472,21 @@ def test_bad_speedrun_config_values_get_one_line_and_exit_2(tmp_path: Path) -> N
 def test_unreachable_livesplit_warns_once_and_the_game_goes_on(
     gl_window: Any, tmp_path: Path
 ) -> None:
+    from engine.app.speedrun import Speedrun
     from engine.runtime.engine import Engine
-    from game.movement import PlayerTuning
-    from game.speedrun import Speedrun
 
     warnings: list[str] = []
     engine = Engine(gl_window, speedrun_config(), headless=True, probe_frames=0)
-    session = GameSession(engine, PlayerTuning(), LEVELS)
+    session = GameSession(engine, GAME, LEVELS)
     client = LiveSplitClient("127.0.0.1", 9, warn=warnings.append, info=warnings.append)
     speedrun = Speedrun(
-        engine, ORDER, session.level_names, game_version="t", data_dir=tmp_path, livesplit=client
+        engine,
+        GAME,
+        ORDER,
+        session.level_names,
+        game_version="t",
+        data_dir=tmp_path,
+        livesplit=client,
     )
     session.speedrun = speedrun
     try:
@@ -510,8 +514,8 @@ def timed(gl_window: Any, tmp_path: Path) -> Iterator[Any]:
     does, with the engine's virtual clock advanced by each attempt's game time (so RTA covers
     IGT), and finishes the run.
     """
+    from engine.app.speedrun import Speedrun
     from engine.runtime.engine import Engine
-    from game.speedrun import Speedrun
 
     made: list[tuple[Any, Any]] = []
 
@@ -519,7 +523,7 @@ def timed(gl_window: Any, tmp_path: Path) -> Iterator[Any]:
         engine = Engine(gl_window, config or speedrun_config(), headless=True, probe_frames=0)
         kwargs.setdefault("data_dir", tmp_path / "data")
         kwargs.setdefault("fallback_dirs", [tmp_path / "fallback"])
-        speedrun = Speedrun(engine, ORDER, NAMES, game_version="t", **kwargs)
+        speedrun = Speedrun(engine, GAME, ORDER, NAMES, game_version="t", **kwargs)
         made.append((engine, speedrun))
         return speedrun
 
@@ -542,22 +546,22 @@ def finish_run(speedrun: Any, attempts: list[tuple[str, str, Any]]) -> list[str]
 
 @pytest.mark.gl
 def test_a_finished_run_chains_its_attempts_and_verifies(timed: Any) -> None:
-    from tests.game.honest_runs import play_run
+    from tests.engine.app.honest_runs import play_run
 
     speedrun = timed()
     lines = finish_run(speedrun, play_run(restarts=[(1, 40)]))
     assert lines[:2] == ["New personal best!", f"gold splits: {len(LEVELS)}"]
-    run = load_run(speedrun.last_run_file)
+    run = load_run(speedrun.last_run_file, SECTIONS)
     assert [a.previous_hash == "" for a in run.attempts] == [True] + [False] * len(LEVELS)
     assert {a.run_id for a in run.attempts} == {run.run_id} == {speedrun.run_id}
-    assert verify_run(run, LEVELS_DIR, ORDER).valid
+    assert verify_run(GAME, run, LEVELS_DIR, ORDER).valid
 
 
 @pytest.mark.gl
 def test_an_invalid_run_shows_its_times_marked_and_saves_no_records(
     timed: Any, tmp_path: Path
 ) -> None:
-    from tests.game.honest_runs import play_run
+    from tests.engine.app.honest_runs import play_run
 
     config = load_config(None, ["timing.mode=interpolated"])  # not timed in strict mode
     speedrun = timed(config=config)
@@ -567,7 +571,7 @@ def test_an_invalid_run_shows_its_times_marked_and_saves_no_records(
     assert speedrun.last_split is not None and speedrun.last_split.is_gold  # the timer's view
     shown = speedrun.split_lines(speedrun.last_split)[0]
     assert "gold" not in shown and shown.endswith("(invalid run: not timed in strict mode)")
-    run = load_run(speedrun.last_run_file)
+    run = load_run(speedrun.last_run_file, SECTIONS)
     assert run.strict_valid is False  # exported all the same, marked
 
 
@@ -588,7 +592,7 @@ def test_a_reset_invalid_run_keeps_no_golds(timed: Any, tmp_path: Path) -> None:
 
 @pytest.mark.gl
 def test_the_run_file_falls_back_when_runs_cannot_be_written(timed: Any, tmp_path: Path) -> None:
-    from tests.game.honest_runs import play_run
+    from tests.engine.app.honest_runs import play_run
 
     warnings: list[str] = []
     (tmp_path / "data").mkdir()
@@ -601,12 +605,12 @@ def test_the_run_file_falls_back_when_runs_cannot_be_written(timed: Any, tmp_pat
     assert len(warnings) == 1 and warnings[0].startswith("warning: cannot write the run file to ")
     assert "(a file is where its folder should be)" in warnings[0]
     assert f"saved it to {saved} instead" in warnings[0]
-    assert verify_run(load_run(saved), LEVELS_DIR, ORDER).valid
+    assert verify_run(GAME, load_run(saved, SECTIONS), LEVELS_DIR, ORDER).valid
 
 
 @pytest.mark.gl
 def test_when_no_place_takes_the_run_file_it_says_so(timed: Any, tmp_path: Path) -> None:
-    from tests.game.honest_runs import play_run
+    from tests.engine.app.honest_runs import play_run
 
     warnings: list[str] = []
     blocked = tmp_path / "blocked"
@@ -620,7 +624,7 @@ def test_when_no_place_takes_the_run_file_it_says_so(timed: Any, tmp_path: Path)
 
 @pytest.mark.gl
 def test_symlinked_personal_bests_stay_linked(timed: Any, tmp_path: Path) -> None:
-    from tests.game.honest_runs import play_run
+    from tests.engine.app.honest_runs import play_run
 
     synced = tmp_path / "synced" / "personal_bests.json"
     synced.parent.mkdir()
@@ -649,13 +653,14 @@ def test_a_named_pipe_for_personal_bests_warns_once_and_never_hangs(
 
 @pytest.mark.gl
 def test_other_settings_get_their_own_category(timed: Any) -> None:
-    from game.run_file import RunSettings
 
     default = timed()
     other = timed(
-        settings=dataclasses.replace(
-            RunSettings.defaults(),
-            player=dataclasses.replace(RunSettings.defaults().player, coyote_time_s=0.12),
+        settings=GAME.default_settings().with_section(
+            "player",
+            dataclasses.replace(
+                GAME.default_settings().section("player", PlayerTuning), coyote_time_s=0.12
+            ),
         )
     )
     assert default.category == "+".join(ORDER) + "@60 Hz"

@@ -2,7 +2,7 @@
 
 Turned on by ``[speedrun] enabled = true`` in ``config.toml`` (or ``--speedrun``), which also
 makes the engine use the ``strict`` timing mode (game time within one tick of real time). The
-:class:`~game.session.GameSession` tells a :class:`Speedrun` when a run starts (Play on the
+:class:`~engine.app.session.GameSession` tells a :class:`Speedrun` when a run starts (Play on the
 title screen), when a level is completed (a split), when the run ends (the final screen) and
 when the runner resets (``reset_run``, Backspace, from anywhere). Everything else is derived:
 
@@ -19,8 +19,8 @@ when the runner resets (``reset_run``, Backspace, from anywhere). Everything els
   no dropped time) set them; an invalid run, or a level played for practice, shows its times
   marked as such and saves nothing.
 * **Run files**: each finished run is exported to ``runs/`` next to it
-  (:mod:`game.run_file`: its attempts chained under a random run id, its settings recorded),
-  ready for ``python -m game --verify-run FILE``. The run file is the run's only proof, so it
+  (:mod:`engine.app.run_file`: its attempts chained under a random run id, its settings recorded),
+  ready for ``python -m <game> --verify-run FILE``. The run file is the run's only proof, so it
   is never dropped: when ``runs/`` cannot be written (read-only, a full disk, a file in its
   place) it goes to the next place that can take it (the data directory itself, then the
   temporary directory) and a warning line says where.
@@ -38,6 +38,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from engine.app.definition import GameDefinition
+from engine.app.ghost import ghost_path, ghost_replays
+from engine.app.replay_run import game_version as installed_version
+from engine.app.run_file import RunRecord, RunSettings, SplitRecord, chain_attempts, run_json
 from engine.input.replay import Replay
 from engine.speedrun.livesplit import LiveSplitClient
 from engine.speedrun.livesplit import from_config as livesplit_from_config
@@ -51,9 +55,6 @@ from engine.speedrun.personal_best import (
 from engine.speedrun.timer import SpeedrunTimer, SplitResult, StrictStatus, format_time_ms
 from engine.storage.atomic_file import write_atomic, write_atomic_first
 from engine.timing import TimingMode
-from game.config import APP_NAME
-from game.ghost import ghost_path, ghost_replays
-from game.run_file import RunRecord, RunSettings, SplitRecord, chain_attempts, run_json
 
 __all__ = ["GAME_TIME_PUSH_TICKS", "Speedrun"]
 
@@ -71,11 +72,12 @@ class Speedrun:
 
     Args:
         engine: The engine (its pacer, tick rate, clock and config).
+        definition: The game's definition (its name, its sections, its world for the ghost).
         level_files: The run's level file names, in order (the split keys).
         level_names: The levels' display names.
-        game_version: Written into run files.
+        game_version: Written into run files (default: the installed game's version).
         data_dir: Where ``personal_bests.json`` and ``runs/`` live (default: the user data
-            directory of :data:`~game.config.APP_NAME`, e.g. ``~/.local/share/platformer-engine``
+            directory of the game's ``app_name``, e.g. ``~/.local/share/<app_name>``
             on Linux).
         livesplit: A LiveSplit client (default: from ``[speedrun.livesplit]``).
         clock_ns: The monotonic clock for RTA (default: the engine's clock, which is the
@@ -84,7 +86,7 @@ class Speedrun:
         settings: The settings the run is played with (default: from the engine's config).
         fallback_dirs: Where a run file goes when ``data_dir/runs`` cannot take it, in order
             (default: ``data_dir``, the user data directory, the temporary directory).
-        watched: Given when a run file is played back (``--watch``, :mod:`game.watch`): the
+        watched: Given when a run file is played back (``--watch``, :mod:`engine.app.watch`): the
             status the file recorded (strict mode, vsync, dropped time), shown instead of the
             playback's own. The timer, splits, deltas against the personal best and LiveSplit
             work as in a run, but nothing is saved (no records, no golds, no run file): the
@@ -100,10 +102,11 @@ class Speedrun:
     def __init__(
         self,
         engine: Any,
+        definition: GameDefinition,
         level_files: Sequence[str],
         level_names: Sequence[str],
         *,
-        game_version: str,
+        game_version: str | None = None,
         data_dir: Path | None = None,
         livesplit: LiveSplitClient | None = None,
         clock_ns: Callable[[], int] | None = None,
@@ -115,8 +118,10 @@ class Speedrun:
         self.engine = engine
         self.level_files = tuple(level_files)
         self.level_names = tuple(level_names)
-        self.game_version = game_version
-        self.data_dir = data_dir if data_dir is not None else default_records_path(APP_NAME).parent
+        self.definition = definition
+        self.game_version = game_version or installed_version(definition.app_name)
+        user_dir = default_records_path(definition.app_name).parent
+        self.data_dir = data_dir if data_dir is not None else user_dir
         self.records_path = self.data_dir / "personal_bests.json"
         self.records: Records = load_records(self.records_path, warn=warn)
         self.livesplit = (
@@ -128,11 +133,15 @@ class Speedrun:
         )
         self.clock_ns = clock_ns if clock_ns is not None else engine.clock.now_ns
         self.warn = warn
-        self.settings = settings if settings is not None else RunSettings.from_config(engine.config)
+        self.settings = (
+            settings
+            if settings is not None
+            else RunSettings.from_config(engine.config, definition.config_sections)
+        )
         self.fallback_dirs = tuple(
             fallback_dirs
             if fallback_dirs is not None
-            else (self.data_dir, default_records_path(APP_NAME).parent, Path(tempfile.gettempdir()))
+            else (self.data_dir, user_dir, Path(tempfile.gettempdir()))
         )
         self.watched = watched
         self.run_id = ""
@@ -257,13 +266,15 @@ class Speedrun:
     # -- the ghost --------------------------------------------------------------------------------
     @property
     def ghost_file(self) -> Path:
-        """The category's ghost file: the personal best's run (:mod:`game.ghost`)."""
+        """The category's ghost file: the personal best's run (:mod:`engine.app.ghost`)."""
         return ghost_path(self.data_dir, self.category)
 
     def ghost_replay(self, level_path: Path) -> Replay | None:
         """The personal best's completing attempt at ``level_path``, or None (no ghost)."""
         if self._ghosts is None:
-            self._ghosts = ghost_replays(self.ghost_file, level_path.parent, self.settings)
+            self._ghosts = ghost_replays(
+                self.ghost_file, level_path.parent, self.settings, self.definition.config_sections
+            )
         return self._ghosts.get(level_path.name)
 
     def _save_ghost(self, run: RunRecord) -> None:

@@ -1,11 +1,11 @@
-"""Watching a run: ``python -m game --watch RUN.json`` plays a run file through the real game.
+"""Watching a run: ``python -m <game> --watch RUN.json`` plays a run file through the real game.
 
-A run file (:mod:`game.run_file`) holds every attempt of a speedrun: the level, how it ended
+A run file (:mod:`engine.app.run_file`) holds every attempt of a speedrun: the level, how it ended
 (completed, or restarted) and its inputs with a state hash per tick. Watching plays it back
-through the same :class:`~game.session.GameSession` a player uses: the run starts as "Play"
+through the same :class:`~engine.app.session.GameSession` a player uses: the run starts as "Play"
 starts it, each attempt is a level scene fed the attempt's recorded inputs, a restarted attempt
 restarts the level when its inputs end, a completed one shows the level complete screen with
-its split and delta, and the last one the final screen. The speedrun timer (:mod:`game.speedrun`)
+its split and delta, and the last one the final screen. The speedrun timer (:mod:`engine.app.speedrun`)
 runs as in a run, against the viewer's own personal best, and talks to LiveSplit when
 ``[speedrun.livesplit]`` is enabled; nothing is saved (``Speedrun(watched=...)``: no records,
 no golds, no run file; the validity shown is the file's). The timer counts the level ticks
@@ -13,7 +13,7 @@ played, so at the end it shows exactly the file's in-game time, at any ``--displ
 windowed or ``--headless``.
 
 Before a window opens the file is read and verified on the pure simulation
-(:func:`~game.run_file.verify_run`, about a second): a file that cannot be read is one line and
+(:func:`~engine.app.run_file.verify_run`, about a second): a file that cannot be read is one line and
 exit status 2, one that does not verify one line and exit status 1. While it plays, every tick's
 state hash is checked again against the recording (:class:`WatchTape`).
 
@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.app.definition import GameDefinition
+from engine.app.replay_run import Player, Recorder
+from engine.app.run_file import RunRecord
+from engine.app.session import GameSession
 from engine.input.replay import Replay, ReplayError, parse_replay
 from engine.input.snapshot import InputSnapshot
 from engine.speedrun.timer import StrictStatus
-from game.replay_run import Player, Recorder
-from game.run_file import RunRecord
-from game.session import GameSession
 
 __all__ = [
     "HOLD_S",
@@ -62,9 +63,9 @@ class WatchError(Exception):
 class WatchTape(Recorder):
     """An attempt's tape while watching: the recorded inputs, checked, and recorded again.
 
-    It is a :class:`~game.replay_run.Recorder` (so the session keeps its attempts as always)
+    It is a :class:`~engine.app.replay_run.Recorder` (so the session keeps its attempts as always)
     whose input is the recording's instead of the live one, and whose every tick's state hash
-    is checked against the recording (:class:`~game.replay_run.Player`).
+    is checked against the recording (:class:`~engine.app.replay_run.Player`).
 
     Args:
         replay: The attempt's replay.
@@ -117,7 +118,7 @@ class WatchResult:
 
 
 class RunWatch:
-    """Plays a run's attempts through a :class:`~game.session.GameSession`.
+    """Plays a run's attempts through a :class:`~engine.app.session.GameSession`.
 
     It takes the engine's ``global_input`` (the session's still runs first): it starts each
     attempt's tape, restarts a restarted attempt's level when its inputs end, and moves on
@@ -224,6 +225,7 @@ class RunWatch:
 
 def watch_on_engine(
     engine: Any,
+    definition: GameDefinition,
     run: RunRecord,
     levels: list[Path],
     *,
@@ -238,6 +240,7 @@ def watch_on_engine(
 
     Args:
         engine: The engine (speedrun mode on, so timing is strict).
+        definition: The game the run was played in.
         run: A run file's record (verified: see :func:`watch_run`).
         levels: The run's levels in order.
         hold_ticks: Ticks each level complete screen and the final screen stay up.
@@ -251,17 +254,16 @@ def watch_on_engine(
         The :class:`WatchResult`, and the one line saying how the run left its recording
         (empty when it did not).
     """
+    from engine.app.speedrun import Speedrun
     from engine.runtime.launch import finish_gl_queue
-    from game.replay_run import game_version
-    from game.speedrun import Speedrun
 
-    # The run's [player] settings (verified equal to the config's, which plays [physics]).
-    session = GameSession(engine, run.settings.player, levels, sounds=sounds, music=music)
+    # The scenes play the config's settings, verified equal to the run's (watch_run).
+    session = GameSession(engine, definition, levels, sounds=sounds, music=music)
     speedrun = Speedrun(
         engine,
+        definition,
         [p.name for p in levels],
         session.level_names,
-        game_version=game_version(),
         data_dir=data_dir,
         watched=StrictStatus(run.timing_mode == "strict", run.vsync, run.hitch_dropped_ns),
     )
@@ -287,6 +289,7 @@ def watch_on_engine(
 
 def watch_run(
     path: Path,
+    definition: GameDefinition,
     config: Any,
     *,
     levels_dir: Path,
@@ -307,15 +310,19 @@ def watch_run(
         0 when the run played (to its end: showing the file's IGT); 1 when it does not verify
         or left its recording while playing; 2 when the file cannot be read.
     """
+    from engine.app.level_order import bundled_levels
+    from engine.app.run_file import RunFileError, RunSettings, read_run, verify_run
     from engine.levels import LevelError
-    from game.run_file import RunFileError, RunSettings, read_run, verify_run
-    from game.session import bundled_levels
 
     levels = bundled_levels(levels_dir)
     try:
-        loaded = read_run(path)
+        loaded = read_run(path, definition.config_sections)
         verification = verify_run(
-            loaded, levels_dir, [p.name for p in levels], settings=RunSettings.from_config(config)
+            definition,
+            loaded,
+            levels_dir,
+            [p.name for p in levels],
+            settings=RunSettings.from_config(config, definition.config_sections),
         )
     except (RunFileError, LevelError) as exc:
         print(exc, file=sys.stderr)
@@ -332,6 +339,7 @@ def watch_run(
     hold_ticks = max(1, round(hold_s * float(engine.tick_rate.rate_hz)))
     result, problem = watch_on_engine(
         engine,
+        definition,
         run,
         levels,
         hold_ticks=hold_ticks,

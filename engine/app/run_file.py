@@ -3,10 +3,11 @@
 A run file is JSON (``"format": "platformer-run"``, ``"version": 2``) holding what the runner
 saw (splits, IGT, RTA, timing mode, vsync verdict, dropped time, game version) and the proof:
 
-* **the settings that change the simulation**: the exact tick rate and every ``[player]`` and
-  ``[physics]`` value, with a hash of them (:class:`RunSettings`). A run is verified under the
-  settings it was played with, and only under those: one made with a faster ``run_speed_px_s``
-  is another game, so verifying it with other settings names the section that differs;
+* **the settings that change the simulation**: the exact tick rate and every value of the game's
+  own sections (the sample's ``[player]``) and ``[physics]``, with a hash of them
+  (:class:`RunSettings`). A run is verified under the settings it was played with, and only
+  under those: one made with a faster ``run_speed_px_s`` is another game, so verifying it
+  with other settings names the section that differs;
 * **every attempt of the run, chained**: each attempt (a level played from its start to
   completion, or to a restart) carries its input replay with per-tick state hashes
   (:mod:`engine.input.replay` text), the run's id (``run_id``, drawn at random when the run
@@ -14,8 +15,8 @@ saw (splits, IGT, RTA, timing mode, vsync verdict, dropped time, game version) a
   first attempt). Deleting a restarted attempt, reordering attempts or splicing in an attempt
   from another run breaks the chain at that attempt.
 
-:func:`verify_run` is the moderator's tool behind ``python -m game --verify-run FILE``. It
-replays every attempt on the pure simulation (:class:`~game.world_builder.LevelWorld`, no
+:func:`verify_run` is the moderator's tool behind ``python -m <game> --verify-run FILE``. It
+replays every attempt on the game's pure simulation (its definition's ``load_world``, no
 window, no display: a whole run checks in about a second), and confirms that
 
 * the settings are the verifier's own (and their hash matches their values);
@@ -47,11 +48,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.config import (
     Config,
@@ -80,8 +81,9 @@ from engine.storage.atomic_file import write_atomic
 from engine.storage.bounded_read import read_regular_file
 from engine.timing import TickRate
 from engine.timing.clock import NS_PER_S
-from game.movement import PlayerTuning
-from game.world_builder import LevelWorld
+
+if TYPE_CHECKING:
+    from engine.app.definition import GameDefinition, World, WorldFactory
 
 __all__ = [
     "MAX_RUN_FILE_BYTES",
@@ -129,6 +131,8 @@ HASH_DIGITS = 32
 _HASH = re.compile("[0-9a-f]{" + str(HASH_DIGITS) + "}")
 _RATE = re.compile(r"[1-9][0-9]{0,11}(/[1-9][0-9]{0,11})?")
 
+_Section = TypeVar("_Section")
+
 
 class RunFileError(Exception):
     """A run file that cannot be read: one line naming the file and the problem."""
@@ -144,44 +148,77 @@ class RunFileError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class RunSettings:
-    """The settings that change the simulation: the tick rate, ``[player]`` and ``[physics]``.
+    """The settings that change the simulation: the tick rate, the game's sections, ``[physics]``.
+
+    The game's sections are the ones its definition names (``config_sections``: the sample's
+    ``[player]``); a run file and a replay record each of them, and a world is built from them
+    (``settings.section("player", PlayerTuning)``).
 
     Attributes:
         tick_rate_hz: The exact tick rate as text (``"60"``, ``"2997/50"``).
-        player: The player's movement tuning.
+        sections: The game's own sections, ``(name, values)`` in the definition's order.
         physics: The physics world's settings.
     """
 
     tick_rate_hz: str
-    player: PlayerTuning
+    sections: tuple[tuple[str, Any], ...]
     physics: PhysicsConfig
 
     @classmethod
-    def from_config(cls, config: Config) -> RunSettings:
-        """The settings a configuration plays with (default ``[player]`` if it has none)."""
-        player = config.extra.get("player")
+    def from_config(cls, config: Config, game_sections: Mapping[str, type]) -> RunSettings:
+        """The settings a configuration plays with (a section it lacks at its defaults)."""
+        sections = []
+        for name, kind in game_sections.items():
+            value = config.extra.get(name)
+            sections.append((name, value if isinstance(value, kind) else kind()))
         return cls(
             str(TickRate.from_hz(config.timing.tick_rate_hz).rate_hz),
-            player if isinstance(player, PlayerTuning) else PlayerTuning(),
+            tuple(sections),
             config.physics,
         )
 
     @classmethod
-    def defaults(cls) -> RunSettings:
+    def defaults(cls, game_sections: Mapping[str, type]) -> RunSettings:
         """The default settings (what a leaderboard verifies with)."""
-        return cls("60", PlayerTuning(), PhysicsConfig())
+        return cls(
+            "60", tuple((name, kind()) for name, kind in game_sections.items()), PhysicsConfig()
+        )
 
     @property
     def tick_rate(self) -> TickRate:
         """The tick rate."""
         return TickRate.from_hz(self.tick_rate_hz)
 
+    def section(self, name: str, kind: type[_Section]) -> _Section:
+        """The game's section ``name``, which must be a ``kind``.
+
+        Raises:
+            KeyError: The game has no such section (its definition does not name it).
+        """
+        for key, value in self.sections:
+            if key == name and isinstance(value, kind):
+                return value
+        raise KeyError(f"the settings have no [{name}] section of type {kind.__name__}")
+
+    def with_section(self, name: str, value: object) -> RunSettings:
+        """These settings with the game's section ``name`` replaced by ``value``.
+
+        Raises:
+            KeyError: The game has no such section.
+        """
+        if name not in dict(self.sections):
+            raise KeyError(f"the settings have no [{name}] section")
+        sections = tuple((key, value if key == name else old) for key, old in self.sections)
+        return RunSettings(self.tick_rate_hz, sections, self.physics)
+
+    def _all_sections(self) -> tuple[tuple[str, Any], ...]:
+        return (*self.sections, ("physics", self.physics))
+
     def values(self) -> dict[str, Any]:
         """Every value, as the run file stores them (without the hash)."""
         return {
             "tick_rate_hz": self.tick_rate_hz,
-            "player": section_to_mapping(self.player),
-            "physics": section_to_mapping(self.physics),
+            **{name: section_to_mapping(value) for name, value in self._all_sections()},
         }
 
     @property
@@ -195,11 +232,11 @@ class RunSettings:
 
         The tick rate is not among them: a replay records it in its own header line.
         """
-        return {"physics": section_hash(self.physics), "player": section_hash(self.player)}
+        return {name: section_hash(value) for name, value in sorted(self._all_sections())}
 
     def same_simulation_as_defaults(self) -> bool:
-        """Whether ``[player]`` and ``[physics]`` are the defaults (the tick rate aside)."""
-        return (self.player, self.physics) == (PlayerTuning(), PhysicsConfig())
+        """Whether every section is at its defaults (the tick rate aside)."""
+        return all(value == type(value)() for _, value in self._all_sections())
 
     def difference(self, other: RunSettings) -> str:
         """How ``self`` (the run's) differs from ``other`` (the verifier's); empty if equal."""
@@ -208,13 +245,14 @@ class RunSettings:
                 f"the run ticked at {self.tick_rate}, this game ticks at {other.tick_rate} "
                 f"(set timing.tick_rate_hz = {self.tick_rate_hz} to verify it)"
             )
-        for name in ("player", "physics"):
-            mine = section_to_mapping(getattr(self, name))
-            theirs = section_to_mapping(getattr(other, name))
+        theirs_by_name = dict(other._all_sections())
+        for name, value in self._all_sections():
+            mine = section_to_mapping(value)
+            theirs = section_to_mapping(theirs_by_name[name]) if name in theirs_by_name else {}
             keys = [key for key in mine if mine[key] != theirs.get(key)]
             if keys:
                 shown = ", ".join(
-                    f"{key} = {mine[key]!r} (here {theirs[key]!r})" for key in keys[:3]
+                    f"{key} = {mine[key]!r} (here {theirs.get(key)!r})" for key in keys[:3]
                 )
                 more = f" and {len(keys) - 3} more" if len(keys) > 3 else ""
                 return (
@@ -444,7 +482,9 @@ def _list(data: dict[str, Any], key: str, maximum: int) -> list[Any]:
     return value
 
 
-def _settings(data: dict[str, Any], source: str) -> tuple[RunSettings, str]:
+def _settings(
+    data: dict[str, Any], source: str, game_sections: Mapping[str, type]
+) -> tuple[RunSettings, str]:
     """The recorded settings and the hash the file gives them."""
     raw = _field(data, "settings", dict, "")
     claimed_hash = _hash(raw, "hash", "settings.")
@@ -455,14 +495,23 @@ def _settings(data: dict[str, Any], source: str) -> tuple[RunSettings, str]:
             'settings.tick_rate_hz must be an exact rate in 1..1000 Hz like "60" or '
             f'"2997/50", got {_shown(rate_text)}'
         )
+    sections: list[tuple[str, Any]] = []
     try:
-        player_values = _field(raw, "player", dict, "settings.")
+        for name, kind in game_sections.items():
+            values = _field(raw, name, dict, "settings.")
+            sections.append((name, section_from_mapping(name, kind, values, source)))
         physics_values = _field(raw, "physics", dict, "settings.")
-        player = section_from_mapping("player", PlayerTuning, player_values, source)
         physics = section_from_mapping("physics", PhysicsConfig, physics_values, source)
     except ConfigError as exc:
         raise ValueError(f"settings: {exc.detail}") from None
-    return RunSettings(rate_text, player, physics), claimed_hash
+    known = {"hash", "tick_rate_hz", "physics", *game_sections}
+    unknown = sorted(key for key in raw if key not in known)
+    if unknown:
+        raise ValueError(
+            f"settings.{shown_text(unknown[0], 64)} is not a section of this game (it has "
+            f"{', '.join(f'[{name}]' for name in (*game_sections, 'physics'))})"
+        )
+    return RunSettings(rate_text, tuple(sections), physics), claimed_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,13 +523,18 @@ class LoadedRun:
     rta_text: str
 
 
-def load_run(path: Path) -> RunRecord:
+def load_run(path: Path, game_sections: Mapping[str, type]) -> RunRecord:
     """Read a run file (see :func:`read_run` for what is checked)."""
-    return read_run(path).run
+    return read_run(path, game_sections).run
 
 
-def read_run(path: Path) -> LoadedRun:
+def read_run(path: Path, game_sections: Mapping[str, type]) -> LoadedRun:
     """Read a run file, checking the type and range of every field.
+
+    Args:
+        path: The file.
+        game_sections: The game's own config sections (its definition's ``config_sections``):
+            the settings must hold exactly these and ``[physics]``.
 
     Raises:
         RunFileError: Unreadable or not a regular file, too large, not JSON, not a run file,
@@ -504,13 +558,13 @@ def read_run(path: Path) -> LoadedRun:
             f"{RUN_VERSION}){older if version == 1 and type(version) is int else ''}",
         )
     try:
-        return _read_fields(data, str(path))
+        return _read_fields(data, str(path), game_sections)
     except ValueError as exc:
         raise RunFileError(path, str(exc)) from exc
 
 
-def _read_fields(data: dict[str, Any], source: str) -> LoadedRun:
-    settings, settings_hash = _settings(data, source)
+def _read_fields(data: dict[str, Any], source: str, game_sections: Mapping[str, type]) -> LoadedRun:
+    settings, settings_hash = _settings(data, source, game_sections)
     rate = settings.tick_rate
     max_ticks = MAX_RUN_S * rate.rate_hz.numerator // rate.rate_hz.denominator
     max_ms = MAX_RUN_S * 1000
@@ -617,7 +671,8 @@ def _play_attempt(
     index: int,
     levels_dir: Path,
     settings: RunSettings,
-) -> LevelWorld:
+    load_world: WorldFactory,
+) -> World:
     """Replay one attempt on the pure simulation, checking every hash; return the world."""
     where = f"attempt {index + 1} ({attempt.level!r})"
     level_path = levels_dir / attempt.level
@@ -637,8 +692,7 @@ def _play_attempt(
         raise _MismatchError(f"{where}: recorded at another tick rate ({replay.tick_rate_hz})")
     if replay.tick_count == 0:
         raise _MismatchError(f"{where}: the attempt has no ticks")
-    tuning, physics = settings.player, settings.physics
-    world = LevelWorld.load(level_path, tuning, rate.step_s, physics=physics)
+    world = load_world(level_path, settings)
     verifier = ReplayVerifier(replay, source=where, settings_hashes=settings.section_hashes())
     try:
         player = verifier.player(GAME_ACTIONS)  # the recorded actions must be the game's
@@ -682,6 +736,7 @@ def _check_chain(run: RunRecord, index: int, previous_final: str) -> None:
 
 
 def verify_run(
+    definition: GameDefinition,
     run: RunRecord | LoadedRun,
     levels_dir: Path,
     level_order: Sequence[str],
@@ -691,12 +746,13 @@ def verify_run(
     """Replay a run and compare everything it claims (see the module docstring).
 
     Args:
+        definition: The game the run was played in (its world replays the attempts).
         run: The run file, as :func:`read_run` (or :func:`load_run`) read it. Only a
             :class:`LoadedRun` has the file's settings hash and RTA text to check.
         levels_dir: Where the levels named in the attempts are.
         level_order: The level file names of a full run, in order.
-        settings: The verifier's tick rate, ``[player]`` and ``[physics]`` (default: the
-            defaults, what a leaderboard verifies with). The run must have been played with
+        settings: The verifier's tick rate, the game's sections and ``[physics]`` (default:
+            the defaults, what a leaderboard verifies with). The run must have been played with
             the same, or it is another game and does not verify.
 
     Raises:
@@ -704,7 +760,7 @@ def verify_run(
     """
     loaded = run if isinstance(run, LoadedRun) else None
     record = run.run if isinstance(run, LoadedRun) else run
-    verifier_settings = settings if settings is not None else RunSettings.defaults()
+    verifier_settings = settings if settings is not None else definition.default_settings()
     rate = record.settings.tick_rate
     ticks = 0
     split_ticks: list[int] = []  # cumulative ticks at each level exit
@@ -720,7 +776,9 @@ def verify_run(
                     f"attempt {index + 1} plays {attempt.level!r}, the run is at {expected!r}"
                 )
             _check_chain(record, index, final_hash)
-            world = _play_attempt(attempt, index, levels_dir, record.settings)
+            world = _play_attempt(
+                attempt, index, levels_dir, record.settings, definition.load_world
+            )
             ticks += world.ticks
             final_hash = world.state_hash()
             if attempt.outcome == "complete":

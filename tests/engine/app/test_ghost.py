@@ -10,28 +10,25 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine.app.ghost import Ghost, ghost_replays
+from engine.app.run_file import GAME_ACTIONS
 from engine.config import load_config
 from engine.input.replay import ReplayVerifier, load_replay
 from engine.input.snapshot import InputSnapshot
-from engine.levels import load_level
-from game.ghost import Ghost, ghost_replays
-from game.kinds import KINDS
 from game.level_scene import LevelScene
-from game.make_run import BUNDLED_RUN
-from game.run_file import GAME_ACTIONS, RunSettings
-from tests.game.test_speedrun import finish_run, timed  # noqa: F401  (the fixture)
+from game.movement import PlayerTuning
+from tests.engine.app.sample_game import BUNDLED_RUN, GAME, LEVELS_DIR, SECTIONS
+from tests.engine.app.test_speedrun import finish_run, timed  # noqa: F401  (the fixture)
 
-ROOT = Path(__file__).resolve().parents[2]
-LEVELS_DIR = ROOT / "levels"
+ROOT = Path(__file__).resolve().parents[3]
 LEVEL1 = LEVELS_DIR / "level1.json"
 REPLAY1 = load_replay(LEVELS_DIR / "replays" / "level1.replay")
-SETTINGS = RunSettings.defaults()
+SETTINGS = GAME.default_settings()
 SCREENSHOT = Path("/tmp/ghost-test.png")
 
 
 def test_the_ghost_replays_the_recorded_attempt_tick_for_tick() -> None:
-    level = load_level(LEVEL1, KINDS).scaled(SETTINGS.player.tile_px)
-    ghost = Ghost(level, REPLAY1, SETTINGS, GAME_ACTIONS)
+    ghost = Ghost(GAME, LEVEL1, REPLAY1, SETTINGS, GAME_ACTIONS)
     for tick in range(REPLAY1.tick_count):
         ghost.tick()
         assert ghost.world.state_hash() == REPLAY1.hashes[tick], tick
@@ -43,12 +40,12 @@ def test_the_ghost_replays_the_recorded_attempt_tick_for_tick() -> None:
 @pytest.mark.gl
 def test_the_state_hash_is_the_same_with_the_ghost_on_or_off(gl_window: Any) -> None:
     """The player plays the bundled inputs for level 1; the ghost follows other inputs."""
-    plain = LevelScene(LEVEL1, SETTINGS.player)
-    haunted = LevelScene(LEVEL1, SETTINGS.player)
+    plain = LevelScene(LEVEL1, SETTINGS.section("player", PlayerTuning))
+    haunted = LevelScene(LEVEL1, SETTINGS.section("player", PlayerTuning))
     late = dataclasses.replace(  # the same inputs, 30 ticks behind
         REPLAY1, inputs=(0,) * 30 + REPLAY1.inputs, hashes=("0" * 32,) * 30 + REPLAY1.hashes
     )
-    haunted.ghost = Ghost(haunted.level, late, SETTINGS, GAME_ACTIONS)
+    haunted.ghost = Ghost(GAME, LEVEL1, late, SETTINGS, GAME_ACTIONS)
     inputs = ReplayVerifier(REPLAY1).player(GAME_ACTIONS)
     for tick in range(REPLAY1.tick_count):
         snapshot = inputs.sample()
@@ -60,13 +57,13 @@ def test_the_state_hash_is_the_same_with_the_ghost_on_or_off(gl_window: Any) -> 
 
 
 def test_ghost_replays_come_from_a_run_file_of_the_same_settings() -> None:
-    replays = ghost_replays(BUNDLED_RUN, LEVELS_DIR, SETTINGS)
+    replays = ghost_replays(BUNDLED_RUN, LEVELS_DIR, SETTINGS, SECTIONS)
     assert sorted(replays) == [f"level{n}.json" for n in range(1, 7)]
-    tuned = dataclasses.replace(
-        SETTINGS, player=dataclasses.replace(SETTINGS.player, air_control=0.5)
+    tuned = SETTINGS.with_section(
+        "player", dataclasses.replace(SETTINGS.section("player", PlayerTuning), air_control=0.5)
     )
-    assert ghost_replays(BUNDLED_RUN, LEVELS_DIR, tuned) == {}  # another game: no ghost
-    assert ghost_replays(ROOT / "README.md", LEVELS_DIR, SETTINGS) == {}
+    assert ghost_replays(BUNDLED_RUN, LEVELS_DIR, tuned, SECTIONS) == {}  # another game: no ghost
+    assert ghost_replays(ROOT / "README.md", LEVELS_DIR, SETTINGS, SECTIONS) == {}
 
 
 @pytest.fixture
@@ -90,8 +87,10 @@ def test_the_ghost_is_drawn_translucent_beside_the_player(ghost_engine: Any) -> 
     """The player stands at the start; the ghost has run ahead with the bundled inputs."""
     engine = ghost_engine
     still = InputSnapshot.empty(engine.actions)
-    scene = LevelScene.for_engine(engine, LEVEL1, SETTINGS.player, script=lambda _tick: still)
-    scene.ghost = Ghost(scene.level, REPLAY1, SETTINGS, engine.actions)
+    scene = LevelScene.for_engine(
+        engine, LEVEL1, SETTINGS.section("player", PlayerTuning), script=lambda _tick: still
+    )
+    scene.ghost = Ghost(GAME, LEVEL1, REPLAY1, SETTINGS, engine.actions)
     engine.show(scene)
     while scene.sim.ticks < 45:
         engine.run_frame()
@@ -115,7 +114,7 @@ def test_the_ghost_is_drawn_translucent_beside_the_player(ghost_engine: Any) -> 
     # at full strength, which the plain frame would show for the real player).
     assert len(np.unique(with_ghost[changed], axis=0)) > 1
     # Drawing changed nothing: the level is where a level ticked alone with the same input is.
-    alone = LevelScene(LEVEL1, SETTINGS.player)
+    alone = LevelScene(LEVEL1, SETTINGS.section("player", PlayerTuning))
     for _ in range(scene.sim.ticks):
         alone.advance(still)
     assert scene.state_hash() == alone.state_hash()
@@ -126,7 +125,7 @@ def test_the_ghost_is_drawn_translucent_beside_the_player(ghost_engine: Any) -> 
 def test_a_personal_best_keeps_its_run_as_the_ghost_of_the_next_run(
     timed: Any,  # noqa: F811
 ) -> None:
-    from tests.game.honest_runs import play_run
+    from tests.engine.app.honest_runs import play_run
 
     speedrun = timed()
     assert speedrun.ghost_replay(LEVEL1) is None  # no personal best yet

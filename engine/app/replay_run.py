@@ -5,14 +5,11 @@ state hash after each tick. Because the level's simulation is deterministic and 
 ticks, those inputs replay the run exactly, at any display rate: a 144 Hz display draws more
 frames, but the same ticks run with the same inputs. The hashes prove it tick by tick.
 
-This module adds two things to :class:`~game.level_scene.LevelScene`:
-
-* :class:`TapedLevelScene`, a level scene with a *tape* attached. The tape decides the input
-  of each tick (the live input when recording, the recorded input when playing back) and sees
-  the state hash after it. Once the level is completed the taped scene stops ticking the level,
-  so a recording ends exactly at the completing tick and the tick count (and so the in-game
-  time) does not depend on how many ticks the last drawn frame happened to run.
-* :class:`Recorder` and :class:`Player`, the two tapes.
+This module holds the two *tapes* a level scene (:class:`~engine.app.play_scene.PlayScene`)
+plays through: :class:`Recorder` (the live input, recorded with the state hash after each tick)
+and :class:`Player` (a replay's inputs, every hash checked). The scene asks the tape for each
+tick's input and shows it the state hash after the tick; once the level is completed it stops
+ticking, so a recording ends exactly at the completing tick.
 
 What is recorded:
     Every tick: the snapshot the level consumed and the state hash after it (``hash-every 1``).
@@ -23,7 +20,7 @@ Header values:
     ``level-id`` is the level file's name (``level1.json``), looked up in ``levels/`` on
     playback; ``level-hash`` is :func:`~engine.input.replay.hash_level_file` of the level file, so a
     replay of an edited level is rejected; ``settings`` holds the hashes of the sections that
-    change the simulation (``[player]`` and ``[physics]``, :func:`settings_hashes`), so a
+    change the simulation (the game's own sections and ``[physics]``, :func:`settings_hashes`), so a
     playback that diverges because the game was tuned since says which section changed;
     ``game-version`` is the installed package's version (:func:`game_version`), kept for
     people reading the file: playback does not reject other versions, the state hashes catch
@@ -35,21 +32,18 @@ from __future__ import annotations
 import importlib.metadata
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
+from engine.app.run_file import RunSettings
 from engine.config import Config
 from engine.input.replay import Replay, ReplayRecorder, ReplayVerifier, hash_level_file
 from engine.input.snapshot import ActionMap, InputPlayer, InputSnapshot
-from game.config import APP_NAME
-from game.level_scene import LevelScene
-from game.run_file import RunSettings
 
 __all__ = [
     "FALLBACK_VERSION",
     "HASH_EVERY_TICKS",
     "Player",
     "Recorder",
-    "TapedLevelScene",
     "game_version",
     "settings_hashes",
 ]
@@ -61,17 +55,21 @@ HASH_EVERY_TICKS = 1
 """The recorder keeps the state hash of every tick (see the module docstring)."""
 
 
-def game_version() -> str:
-    """The game's version: the installed package's, or :data:`FALLBACK_VERSION` from a checkout."""
+def game_version(app_name: str) -> str:
+    """The game's version: the installed distribution's, or :data:`FALLBACK_VERSION` from a checkout.
+
+    Args:
+        app_name: The game's distribution name (its definition's ``app_name``).
+    """
     try:
-        return importlib.metadata.version(APP_NAME)
+        return importlib.metadata.version(app_name)
     except importlib.metadata.PackageNotFoundError:
         return FALLBACK_VERSION
 
 
-def settings_hashes(config: Config) -> dict[str, str]:
+def settings_hashes(config: Config, game_sections: Mapping[str, type]) -> dict[str, str]:
     """The hashes of ``config``'s simulation settings, as replays record them."""
-    return RunSettings.from_config(config).section_hashes()
+    return RunSettings.from_config(config, game_sections).section_hashes()
 
 
 class Recorder:
@@ -82,6 +80,7 @@ class Recorder:
         level_path: The level being played; its file name becomes the replay's level id.
         tick_rate_hz: The engine's exact tick rate (``engine.tick_rate.rate_hz``).
         settings: The simulation settings' hashes (:func:`settings_hashes` of the config).
+        version: The game's version (:func:`game_version`), kept in the header for readers.
     """
 
     def __init__(
@@ -90,13 +89,14 @@ class Recorder:
         level_path: Path,
         tick_rate_hz: Any,
         settings: Mapping[str, str] | None = None,
+        version: str = FALLBACK_VERSION,
     ) -> None:
         self.recorder = ReplayRecorder(
             action_map,
             level_id=level_path.name,
             level_hash=hash_level_file(level_path),
             tick_rate_hz=tick_rate_hz,
-            game_version=game_version(),
+            game_version=version,
             hash_every=HASH_EVERY_TICKS,
             settings_hashes=settings,
         )
@@ -165,58 +165,3 @@ class Player:
         self.verifier.check(tick, state_hash)
         if self.verifier.replay.hashes[tick] is not None:
             self.hashes_checked += 1
-
-
-class Tape(Protocol):
-    """What a taped scene asks of its tape: a :class:`Recorder`, a :class:`Player`, or any
-    source of inputs (the title screen's attract mode plays inputs without checking them)."""
-
-    @property
-    def finished(self) -> bool:
-        """No more input: the scene stops ticking."""
-        ...
-
-    def input_for(self, tick: int, live: InputSnapshot) -> InputSnapshot:
-        """The input of level tick ``tick`` (``live`` is the player's own)."""
-        ...
-
-    def after_tick(self, tick: int, snapshot: InputSnapshot, state_hash: str) -> None:
-        """Called after the tick with its input and the state hash it ended in."""
-        ...
-
-
-class TapedLevelScene(LevelScene):
-    """A :class:`~game.level_scene.LevelScene` whose ticks go through a tape.
-
-    Build it like a level scene (``TapedLevelScene.for_engine(engine, path, tuning)``), then set
-    :attr:`tape`. Each tick, the tape chooses the input, the level ticks with it, and the tape
-    sees the state hash after the tick. The replay's tick numbers count the level's own ticks
-    (``sim.ticks``), starting at 0 when the level starts.
-
-    The scene does not tick once the level is completed or the tape has run out of input, so
-    a frame that would run more ticks than that runs none.
-
-    Attributes:
-        tape: The recorder or player, or None to play like a plain level scene.
-    """
-
-    tape: Tape | None = None
-
-    def on_tick(self, tick: int, snapshot: InputSnapshot) -> None:
-        """Tick the level once with the tape's input, then show the tape the state hash.
-
-        Pause and restart come from the live input, before the tape is asked: paused ticks
-        are neither recorded nor played back.
-        """
-        tape = self.tape
-        if tape is None:
-            super().on_tick(tick, snapshot)
-            return
-        if self.handle_pause_and_restart(snapshot) or self.completed or tape.finished:
-            return
-        if self.script is not None:
-            raise ValueError("a taped scene takes its input from the tape, not from a script")
-        level_tick = self.sim.ticks
-        consumed = tape.input_for(level_tick, snapshot)
-        self.advance(consumed)
-        tape.after_tick(level_tick, consumed, self.state_hash())

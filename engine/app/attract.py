@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.app.definition import SceneFactory
+from engine.app.level_order import bundled_levels
+from engine.app.play_scene import PlayScene
 from engine.input.replay import ReplayError, ReplayVerifier, load_replay
 from engine.input.snapshot import InputPlayer, InputSnapshot
 from engine.runtime.scene import Scene
-from game.movement import PlayerTuning
-from game.replay_run import TapedLevelScene
 
 __all__ = ["AttractScene", "InputsOnly"]
 
@@ -50,7 +51,7 @@ class AttractScene(Scene):
     Args:
         replays: Replay files, in the order they play.
         levels_dir: Where the replays' levels are (by their level id).
-        tuning: Player tuning (the game's).
+        make_scene: The game's scene factory (its definition's ``make_scene``).
         hold_ticks: Ticks the end of each replay stays on screen before the next starts.
 
     Attributes:
@@ -62,16 +63,16 @@ class AttractScene(Scene):
         self,
         replays: Sequence[Path],
         levels_dir: Path,
-        tuning: PlayerTuning,
+        make_scene: SceneFactory,
         *,
         hold_ticks: int = 60,
     ) -> None:
         super().__init__()
         self.replays = list(replays)
         self.levels_dir = levels_dir
-        self.tuning = tuning
+        self.make_scene = make_scene
         self.hold_ticks = hold_ticks
-        self.current: TapedLevelScene | None = None
+        self.current: PlayScene | None = None
         self.played = 0
         self._held = 0
 
@@ -92,12 +93,14 @@ class AttractScene(Scene):
         if self.current is None and self.replays:
             self.replays = []
         if self.current is None:
-            self._start(self._scene(self.levels_dir / "level1.json"))
+            levels = bundled_levels(self.levels_dir)
+            if levels:
+                self._start(self._scene(levels[0]))
 
-    def _scene(self, level_path: Path) -> TapedLevelScene:
-        return TapedLevelScene.for_engine(self.engine, level_path, self.tuning, show_hud=False)
+    def _scene(self, level_path: Path) -> PlayScene:
+        return self.make_scene(self.engine, level_path, show_hud=False)
 
-    def _start(self, scene: TapedLevelScene) -> None:
+    def _start(self, scene: PlayScene) -> None:
         scene.engine = self.engine
         self.current = scene
         self.background_color = scene.background_color or (0, 0, 0, 255)  # the level's sky

@@ -6,22 +6,23 @@ from pathlib import Path
 
 import pytest
 
+from engine.app.make_run import bundled_run, main
+from engine.app.run_file import read_run, run_json, verify_run
+from engine.app.session import bundled_levels, replay_of
 from engine.input.replay import load_replay
-from game.make_run import BUNDLED_RUN, LEVELS_DIR, bundled_run, main
-from game.run_file import read_run, run_json, verify_run
-from game.session import bundled_levels, replay_of
+from tests.engine.app.sample_game import BUNDLED_RUN, GAME, LEVELS_DIR, SECTIONS
 
 
 def test_the_bundled_run_file_is_what_make_run_makes_now() -> None:
-    """Fails after a level or a bundled replay changed: rerun ``python -m game.make_run``."""
-    assert BUNDLED_RUN.read_bytes() == run_json(bundled_run()), (
-        "levels/runs/any-percent.run.json is out of date: run python -m game.make_run"
+    """Fails after a level or a bundled replay changed: rerun ``python -m engine.app.make_run``."""
+    assert BUNDLED_RUN.read_bytes() == run_json(bundled_run(GAME)), (
+        "levels/runs/any-percent.run.json is out of date: run python -m engine.app.make_run"
     )
 
 
 def test_the_bundled_run_file_verifies_through_every_level() -> None:
     levels = bundled_levels(LEVELS_DIR)
-    result = verify_run(read_run(BUNDLED_RUN), LEVELS_DIR, [p.name for p in levels])
+    result = verify_run(GAME, read_run(BUNDLED_RUN, SECTIONS), LEVELS_DIR, [p.name for p in levels])
     assert result.verified and result.valid, result.problem
     ticks = sum(load_replay(replay_of(path)).tick_count for path in levels)
     assert (result.levels, result.ticks) == (len(levels), ticks)

@@ -1,6 +1,6 @@
 """Run files on the pure simulation: chained attempts, recorded settings, every field checked.
 
-The runs are played without a window (:mod:`tests.game.honest_runs`): each attempt feeds the
+The runs are played without a window (:mod:`tests.engine.app.honest_runs`): each attempt feeds the
 bundled replays' inputs to the level simulation and records every tick, as the game does.
 """
 
@@ -15,9 +15,7 @@ from typing import Any
 
 import pytest
 
-from engine.speedrun.timer import format_igt
-from engine.timing import TickRate
-from game.run_file import (
+from engine.app.run_file import (
     RunFileError,
     RunSettings,
     Verification,
@@ -27,13 +25,19 @@ from game.run_file import (
     save_run,
     verify_run,
 )
-from tests.game.honest_runs import BUNDLED_TICKS, LEVELS, LEVELS_DIR, ORDER, honest_run
+from engine.speedrun.timer import format_igt
+from engine.timing import TickRate
+from game.movement import PlayerTuning
+from tests.engine.app.honest_runs import BUNDLED_TICKS, LEVELS, ORDER, honest_run
+from tests.engine.app.sample_game import GAME, LEVELS_DIR, SECTIONS
 
 RATE = TickRate.from_hz(60)
 
-OTHER = dataclasses.replace(
-    RunSettings.defaults(),
-    player=dataclasses.replace(RunSettings.defaults().player, coyote_time_s=0.12),
+OTHER = GAME.default_settings().with_section(
+    "player",
+    dataclasses.replace(
+        GAME.default_settings().section("player", PlayerTuning), coyote_time_s=0.12
+    ),
 )
 """Settings the bundled inputs still complete every level with (the routes never lean on the
 coyote time's last ticks), so only the recorded settings tell the runs apart."""
@@ -54,7 +58,7 @@ def plain() -> dict[str, Any]:
 def verify_json(data: dict[str, Any], tmp_path: Path, settings: RunSettings | None = None) -> Any:
     path = tmp_path / "run.json"
     path.write_text(json.dumps(data))
-    return verify_run(read_run(path), LEVELS_DIR, ORDER, settings=settings)
+    return verify_run(GAME, read_run(path, SECTIONS), LEVELS_DIR, ORDER, settings=settings)
 
 
 def problem_of(data: dict[str, Any], tmp_path: Path, settings: RunSettings | None = None) -> str:
@@ -67,8 +71,8 @@ def test_an_honest_run_verifies_after_a_round_trip_through_its_file(tmp_path: Pa
     run = honest_run(restarts=[(1, 50)])
     path = tmp_path / "runs" / "run.json"
     save_run(run, path)
-    assert load_run(path) == run
-    result = verify_run(read_run(path), LEVELS_DIR, ORDER)
+    assert load_run(path, SECTIONS) == run
+    result = verify_run(GAME, read_run(path, SECTIONS), LEVELS_DIR, ORDER)
     ticks = BUNDLED_TICKS + 50
     assert result == Verification(True, "", ticks, format_igt(RATE, ticks), len(LEVELS))
     assert result.valid and result.to_json()["valid"] is True
@@ -80,7 +84,7 @@ def test_the_file_records_the_settings_and_chains_the_attempts(
     settings = with_restarts["settings"]
     assert settings["tick_rate_hz"] == "60"
     assert settings["player"]["air_control"] == 0.65 and settings["physics"]["iterations"] == 10
-    assert settings["hash"] == RunSettings.defaults().hash
+    assert settings["hash"] == GAME.default_settings().hash
     attempts = with_restarts["attempts"]
     assert [a["outcome"] for a in attempts] == ["restart", "complete"] + ["restart"] * 2 + [
         "complete"
@@ -134,11 +138,11 @@ def test_an_honest_run_with_other_settings_verifies_under_those_settings(tmp_pat
 
 def test_other_physics_and_tick_rates_are_named(plain: dict[str, Any], tmp_path: Path) -> None:
     verifier = dataclasses.replace(
-        RunSettings.defaults(),
-        physics=dataclasses.replace(RunSettings.defaults().physics, substeps=2),
+        GAME.default_settings(),
+        physics=dataclasses.replace(GAME.default_settings().physics, substeps=2),
     )
     assert "[physics] settings: substeps = 1 (here 2)" in problem_of(plain, tmp_path, verifier)
-    faster = dataclasses.replace(RunSettings.defaults(), tick_rate_hz="120")
+    faster = dataclasses.replace(GAME.default_settings(), tick_rate_hz="120")
     assert problem_of(plain, tmp_path, faster).startswith(
         "the run ticked at 60 Hz, this game ticks at 120 Hz"
     )
@@ -211,7 +215,7 @@ def read_error(data: object, tmp_path: Path, raw: str | None = None) -> str:
     path = tmp_path / "bad.json"
     path.write_text(raw if raw is not None else json.dumps(data))
     with pytest.raises(RunFileError) as caught:
-        read_run(path)
+        read_run(path, SECTIONS)
     message = str(caught.value)
     assert message.startswith(f"{path}: ") and len(message.splitlines()) == 1
     assert message.isprintable() and len(message) < 400, message
@@ -304,11 +308,11 @@ def test_json_that_breaks_the_parser_is_one_line(tmp_path: Path) -> None:
 
 def test_the_file_itself_must_be_a_regular_file(tmp_path: Path) -> None:
     with pytest.raises(RunFileError, match="a directory, not a regular file"):
-        read_run(tmp_path)
+        read_run(tmp_path, SECTIONS)
 
 
 def test_the_bytes_written_are_the_json_read(tmp_path: Path) -> None:
     run = honest_run()
     path = tmp_path / "r.json"
     path.write_bytes(run_json(run))
-    assert read_run(path).run == run
+    assert read_run(path, SECTIONS).run == run

@@ -8,8 +8,8 @@ A :class:`GameSession` owns the flow of a play session on one engine::
 
 Every screen is a :class:`~engine.runtime.scene.Scene` shown with ``engine.show``: the menus are
 :class:`~engine.runtime.menu.MenuScene` objects and the levels are
-:class:`~game.replay_run.TapedLevelScene` objects, each recording its inputs with a
-:class:`~game.replay_run.Recorder` (a few microseconds per tick), so any attempt can be saved
+the game's :class:`~engine.app.play_scene.PlayScene` objects, each recording its inputs with a
+:class:`~engine.app.replay_run.Recorder` (a few microseconds per tick), so any attempt can be saved
 as a replay afterwards. After a scene switch the engine is resynchronised, so the time spent
 loading a level is not simulated.
 
@@ -26,39 +26,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.app.attract import AttractScene
+from engine.app.definition import GameDefinition
+from engine.app.ghost import Ghost
+from engine.app.level_order import bundled_levels, replay_of
+from engine.app.play_scene import PlayScene
+from engine.app.replay_run import Recorder, game_version, settings_hashes
+from engine.app.speedrun import Speedrun
 from engine.input.snapshot import InputSnapshot
 from engine.levels import load_level
 from engine.runtime.audio import Music, SoundBank
 from engine.runtime.menu import Menu, MenuScene
 from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
-from game.assets import asset_path
-from game.attract import AttractScene
-from game.ghost import Ghost
-from game.kinds import KINDS
-from game.level_order import bundled_levels
-from game.movement import PlayerTuning
-from game.replay_run import Recorder, TapedLevelScene, settings_hashes
-from game.speedrun import Speedrun
 
-__all__ = ["LEVEL_MUSIC", "TITLE_MUSIC", "Attempt", "GameSession", "bundled_levels"]
+__all__ = ["Attempt", "GameSession", "bundled_levels"]
 
-CREDITS_FILE = "levels/CREDITS.md"
-"""Credits and licences of every asset (the title screen shows its ``- `` lines); a project
-file, found with :func:`game.assets.asset_path` wherever the game runs."""
 MAX_CREDITS = 14
 """Credit lines that fit on the screen; the file holds the details below them."""
 TITLE_SIZE = 36
 """The game's name on the title screen, in points at the internal resolution."""
-TITLE_MUSIC = "levels/music/title_theme.wav"
-"""Music on the menus: a calm chiptune loop made for this game (CC0, ``levels/CREDITS.md``)."""
-LEVEL_MUSIC = "levels/music/level_theme.wav"
-"""Music in the levels: an upbeat chiptune loop made for this game (CC0)."""
-
-
-def replay_of(level_path: Path) -> Path:
-    """A level's bundled replay: ``replays/<stem>.replay`` next to it."""
-    return level_path.parent / "replays" / f"{level_path.stem}.replay"
 
 
 def credit_lines(path: Path) -> list[str]:
@@ -98,11 +85,12 @@ class GameSession:
 
     Args:
         engine: The engine to show the screens on.
-        tuning: Player tuning (``[player]``).
+        definition: The game's definition (its scenes, its files, its music).
         level_paths: The levels of a run, in order.
-        sounds: Sound effects (see :data:`~game.level_scene.SOUND_FILES`).
-        music: The music player: :data:`TITLE_MUSIC` on menus, :data:`LEVEL_MUSIC` in levels.
-        speedrun: The speedrun timer and records (:mod:`game.speedrun`), when enabled.
+        sounds: Sound effects (the definition's ``sound_files``).
+        music: The music player: the definition's ``title_music`` on menus, ``level_music``
+            in levels.
+        speedrun: The speedrun timer and records (:mod:`engine.app.speedrun`), when enabled.
 
     Attributes:
         attempts: Every finished attempt of the current run (or practice level), in order.
@@ -114,7 +102,7 @@ class GameSession:
     def __init__(
         self,
         engine: Any,
-        tuning: PlayerTuning,
+        definition: GameDefinition,
         level_paths: Sequence[Path],
         *,
         sounds: SoundBank | None = None,
@@ -124,21 +112,21 @@ class GameSession:
         if not level_paths:
             raise ValueError("a session needs at least one level")
         self.engine = engine
-        self.tuning = tuning
+        self.definition = definition
         self.level_paths = list(level_paths)
         self.sounds = sounds
         self.music = music
         for follower in (sounds, music):
             if follower is not None:  # the options screen changes volumes at once
                 engine.config_listeners.append(lambda config, f=follower: f.apply(config.audio))
-        self.level_names = [load_level(path, KINDS).name for path in self.level_paths]
+        self.level_names = [load_level(path, definition.kinds).name for path in self.level_paths]
         self.attempts: list[Attempt] = []
         self.in_run = False
         self.run_completed = False
-        self.current: TapedLevelScene | None = None
+        self.current: PlayScene | None = None
         self.level_index = 0
         self.speedrun = speedrun
-        self._completed: TapedLevelScene | None = None
+        self._completed: PlayScene | None = None
         self.quit_requested = False
         #: Makes the tape of each new attempt (see :meth:`new_tape`); None records live input.
         self.tape_for: Callable[[int], Recorder] | None = None
@@ -146,7 +134,7 @@ class GameSession:
         self.attract = AttractScene(
             [replay_of(path) for path in self.level_paths if replay_of(path).is_file()],
             self.level_paths[0].parent,
-            tuning,
+            definition.make_scene,
         )
         engine.global_input = self._global_input
 
@@ -200,7 +188,7 @@ class GameSession:
 
     def show_credits(self) -> None:
         """Who made what: the ``- `` lines of :data:`CREDITS_FILE`; any choice goes back."""
-        lines = credit_lines(Path(asset_path(CREDITS_FILE)))
+        lines = credit_lines(Path(self.definition.files.asset_path(self.definition.credits_file)))
         menu = Menu.of(("back", "Back"))
         self._show(
             MenuScene(
@@ -259,10 +247,9 @@ class GameSession:
             self.in_run = False
             self.attempts = []
         self.level_index = index
-        scene = TapedLevelScene.for_engine(
+        scene = self.definition.make_scene(
             self.engine,
             self.level_paths[index],
-            self.tuning,
             on_complete=self._mark_complete,
             on_restart=self.restart_level,
             on_quit=self.show_title,
@@ -278,7 +265,7 @@ class GameSession:
     def new_tape(self, index: int) -> Recorder:
         """The tape of a new attempt at level ``index``: :attr:`tape_for`'s, or a recorder.
 
-        A recorder records the live input; a watched run (:mod:`game.watch`) gives tapes that
+        A recorder records the live input; a watched run (:mod:`engine.app.watch`) gives tapes that
         play its attempts back and record them the same way.
         """
         if self.tape_for is not None:
@@ -287,10 +274,11 @@ class GameSession:
             self.engine.actions,
             self.level_paths[index],
             self.engine.tick_rate.rate_hz,
-            settings_hashes(self.engine.config),
+            settings_hashes(self.engine.config, self.definition.config_sections),
+            game_version(self.definition.app_name),
         )
 
-    def ghost_for(self, index: int, scene: TapedLevelScene) -> Ghost | None:
+    def ghost_for(self, index: int, scene: PlayScene) -> Ghost | None:
         """The personal best's ghost on level ``index`` (``[speedrun] ghost``), or None."""
         speedrun = self.speedrun
         if speedrun is None or not self.engine.config.speedrun.ghost:
@@ -298,7 +286,9 @@ class GameSession:
         replay = speedrun.ghost_replay(self.level_paths[index])
         if replay is None:
             return None
-        return Ghost(scene.level, replay, speedrun.settings, self.engine.actions)
+        return Ghost(
+            self.definition, scene.level_path, replay, speedrun.settings, self.engine.actions
+        )
 
     def next_level(self) -> None:
         """Go on to the run's next level (``Next level`` on the level complete screen)."""
@@ -424,7 +414,12 @@ class GameSession:
 
     def _show(self, scene: Any) -> None:
         if self.music is not None:
-            music = LEVEL_MUSIC if isinstance(scene, TapedLevelScene) else TITLE_MUSIC
-            self.music.play(asset_path(music))
+            music = (
+                self.definition.level_music
+                if isinstance(scene, PlayScene)
+                else self.definition.title_music
+            )
+            if music:
+                self.music.play(self.definition.files.asset_path(music))
         self.engine.show(scene)
         self.engine.resync()

@@ -1,7 +1,7 @@
 """Honest run files made on the pure simulation, for the run file and fuzz tests.
 
-A run is played the way :class:`~game.speedrun.Speedrun` records one, without a window, by
-:mod:`game.make_run` (which also makes the bundled run file): each attempt feeds a bundled
+A run is played the way :class:`~engine.app.speedrun.Speedrun` records one, without a window, by
+:mod:`engine.app.make_run` (which also makes the bundled run file): each attempt feeds a bundled
 replay's inputs to a :class:`~game.world_builder.LevelWorld` with the run's settings and
 records every tick; the attempts are chained as the game chains them. Here each run gets a
 random run id, as a played run does.
@@ -12,12 +12,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+from engine.app.make_run import bundled_run, play_levels
+from engine.app.run_file import RunRecord, RunSettings
+from engine.app.session import bundled_levels, replay_of
 from engine.input.replay import Replay, load_replay
 from engine.levels import load_level
 from game.kinds import KINDS
-from game.make_run import LEVELS_DIR, bundled_run, play_levels
-from game.run_file import RunRecord, RunSettings
-from game.session import bundled_levels, replay_of
+from tests.engine.app.sample_game import GAME, LEVELS_DIR
 
 __all__ = ["BUNDLED_TICKS", "LEVELS", "LEVELS_DIR", "NAMES", "ORDER", "honest_run", "play_run"]
 
@@ -39,8 +40,8 @@ def play_run(
         restarts: ``(level index, ticks)``: before completing that level, an attempt
             restarted after that many ticks (in order).
     """
-    settings = settings if settings is not None else RunSettings.defaults()
-    return play_levels(LEVELS, BUNDLED_INPUTS, settings, restarts, game_version="test")
+    settings = settings if settings is not None else GAME.default_settings()
+    return play_levels(GAME, LEVELS, BUNDLED_INPUTS, settings, restarts, game_version="test")
 
 
 def honest_run(
@@ -57,6 +58,7 @@ def honest_run(
         strict_valid: False for a run whose hitch guard dropped 17 ms.
     """
     return bundled_run(
+        GAME,
         LEVELS_DIR,
         settings,
         restarts,

@@ -1,15 +1,16 @@
-"""``python -m game.make_run``: the bundled run file, a whole run made from the bundled replays.
+"""``python -m engine.app.make_run --game PACKAGE``: a game's bundled run file, from its replays.
 
-A run file (:mod:`game.run_file`) is what a finished speedrun exports; ``--verify-run`` checks
-one and ``--watch`` plays one through the game. So that both work out of the box, the game
+A run file (:mod:`engine.app.run_file`) is what a finished speedrun exports; ``--verify-run``
+checks one and ``--watch`` plays one through the game. So that both work out of the box, a game
 ships one: ``levels/runs/any-percent.run.json``, every bundled level in order
-(:func:`~game.session.bundled_levels`) played with its bundled replay's inputs
-(``levels/replays/<level>.replay``), no restarts, default settings.
+(:func:`~engine.app.level_order.bundled_levels`) played with its bundled replay's inputs
+(``levels/replays/<level>.replay``), no restarts, with the settings of the game's own
+``config.toml`` (``--config`` names another).
 
 It is made the way the game makes one, without a window: each attempt feeds the replay's
-inputs to the pure simulation (:class:`~game.world_builder.LevelWorld`) with the run's
+inputs to the game's pure simulation (its definition's ``load_world``) with the run's
 settings, records every tick's input and state hash, and stops at the exit; the attempts are
-chained with :func:`~game.run_file.chain_attempts`, as the game chains them. The file is the
+chained with :func:`~engine.app.run_file.chain_attempts`, as the game chains them. The file is the
 same bytes every time for the same levels and replays: its run id is a hash of the attempts
 (a played run draws one at random) and its RTA is the in-game time plus
 :data:`MENU_MS_PER_LEVEL` per level (the loads and level complete screens a player sits
@@ -17,10 +18,10 @@ through).
 
 Rerun it whenever a level or a bundled replay changes::
 
-    python -m game.make_run            # rewrite levels/runs/any-percent.run.json
-    python -m game.make_run --check    # exit 1 if the bundled file is out of date
+    python -m engine.app.make_run --game game            # rewrite levels/runs/any-percent.run.json
+    python -m engine.app.make_run --game game --check    # exit 1 if it is out of date
 
-(``tests/game/test_make_run.py`` fails until it is rerun.)
+(``tests/engine/app/test_make_run.py`` fails until it is rerun.)
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.app.definition import GameDefinition, World
+from engine.app.level_order import bundled_levels, replay_of
+from engine.app.run_file import (
+    GAME_ACTIONS,
+    RunRecord,
+    RunSettings,
+    SplitRecord,
+    chain_attempts,
+    run_json,
+)
 from engine.input.replay import (
     Replay,
     ReplayRecorder,
@@ -42,21 +53,9 @@ from engine.input.replay import (
 from engine.levels import load_level
 from engine.speedrun.timer import format_igt
 from engine.storage.atomic_file import write_atomic
-from game.kinds import KINDS
-from game.run_file import (
-    GAME_ACTIONS,
-    RunRecord,
-    RunSettings,
-    SplitRecord,
-    chain_attempts,
-    run_json,
-)
-from game.session import bundled_levels, replay_of
-from game.world_builder import LevelWorld
 
 __all__ = [
     "BUNDLED_RUN",
-    "LEVELS_DIR",
     "MENU_MS_PER_LEVEL",
     "bundled_run",
     "main",
@@ -64,9 +63,8 @@ __all__ = [
     "play_levels",
 ]
 
-LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
-BUNDLED_RUN = LEVELS_DIR / "runs" / "any-percent.run.json"
-"""The bundled run file (the README's ``--verify-run`` and ``--watch`` examples use it)."""
+BUNDLED_RUN = "runs/any-percent.run.json"
+"""The bundled run file, in ``levels/`` (the README's ``--verify-run`` and ``--watch`` use it)."""
 
 MENU_MS_PER_LEVEL = 1000
 """RTA beyond IGT per level: its load and its level complete screen."""
@@ -76,16 +74,18 @@ ATTEMPT_VERSION = "bundled"
 
 
 def play_attempt(
+    definition: GameDefinition,
     level_path: Path,
     inputs: Replay,
     settings: RunSettings,
     restart_after: int | None = None,
     *,
     game_version: str = ATTEMPT_VERSION,
-) -> tuple[Replay, LevelWorld]:
+) -> tuple[Replay, World]:
     """Play one attempt with the inputs of ``inputs``; return its recording and the world.
 
     Args:
+        definition: The game (its world plays the attempt).
         level_path: The level.
         inputs: A replay whose inputs are played (its hashes are not checked: other settings
             play other states, and those are what is recorded).
@@ -95,7 +95,7 @@ def play_attempt(
         game_version: Written into the recording.
     """
     rate = settings.tick_rate
-    world = LevelWorld.load(level_path, settings.player, rate.step_s, physics=settings.physics)
+    world = definition.load_world(level_path, settings)
     recorder = ReplayRecorder(
         GAME_ACTIONS,
         level_id=level_path.name,
@@ -114,6 +114,7 @@ def play_attempt(
 
 
 def play_levels(
+    definition: GameDefinition,
     levels: Sequence[Path],
     inputs: Sequence[Replay],
     settings: RunSettings,
@@ -124,6 +125,7 @@ def play_levels(
     """Play ``levels`` in order with ``inputs``: ``(level file, outcome, replay)`` per attempt.
 
     Args:
+        definition: The game (its world plays the attempts).
         levels: The run's levels.
         inputs: One replay per level, whose inputs complete it.
         settings: The run's settings.
@@ -139,10 +141,17 @@ def play_levels(
         for level_index, restart_ticks in restarts:
             if level_index == index:
                 played, _ = play_attempt(
-                    level_path, replay, settings, restart_ticks, game_version=game_version
+                    definition,
+                    level_path,
+                    replay,
+                    settings,
+                    restart_ticks,
+                    game_version=game_version,
                 )
                 attempts.append((level_path.name, "restart", played))
-        played, world = play_attempt(level_path, replay, settings, game_version=game_version)
+        played, world = play_attempt(
+            definition, level_path, replay, settings, game_version=game_version
+        )
         if not world.completed:
             raise ValueError(f"the inputs of {replay.level_id} do not complete {level_path.name}")
         attempts.append((level_path.name, "complete", played))
@@ -150,7 +159,8 @@ def play_levels(
 
 
 def bundled_run(
-    levels_dir: Path = LEVELS_DIR,
+    definition: GameDefinition,
+    levels_dir: Path | None = None,
     settings: RunSettings | None = None,
     restarts: Sequence[tuple[int, int]] = (),
     *,
@@ -161,7 +171,8 @@ def bundled_run(
     """A complete run through ``levels_dir``'s levels with their bundled replays' inputs.
 
     Args:
-        levels_dir: Where the levels and ``replays/`` are.
+        definition: The game.
+        levels_dir: Where the levels and ``replays/`` are (default: the game's).
         settings: The settings it is played with (default: the defaults).
         restarts: As for :func:`play_levels`.
         game_version: The run file's game version (default: this game's).
@@ -173,16 +184,17 @@ def bundled_run(
         LevelError: A level cannot be loaded.
         ValueError: A replay does not complete its level.
     """
-    from game.replay_run import game_version as installed_version
+    from engine.app.replay_run import game_version as installed_version
 
-    settings = settings if settings is not None else RunSettings.defaults()
+    levels_dir = levels_dir if levels_dir is not None else definition.files.levels_dir()
+    settings = settings if settings is not None else definition.default_settings()
     rate = settings.tick_rate
     levels = bundled_levels(levels_dir)
     if not levels:
-        raise ValueError(f"no level<N>.json in {levels_dir}")
+        raise ValueError(f"no level maps in {levels_dir}")
     inputs = [load_replay(replay_of(path)) for path in levels]
-    names = {path.name: load_level(path, KINDS).name for path in levels}
-    attempts = play_levels(levels, inputs, settings, restarts)
+    names = {path.name: load_level(path, definition.kinds).name for path in levels}
+    attempts = play_levels(definition, levels, inputs, settings, restarts)
     if run_id is None:
         digest = hashlib.blake2b(digest_size=16)
         for level, outcome, replay in attempts:
@@ -200,7 +212,9 @@ def bundled_run(
     final_hash = attempts[-1][2].hashes[-1]
     assert final_hash is not None  # every attempt ran a tick and hashed it
     return RunRecord(
-        game_version=game_version if game_version is not None else installed_version(),
+        game_version=game_version
+        if game_version is not None
+        else installed_version(definition.app_name),
         run_id=run_id,
         settings=settings,
         timing_mode="strict",
@@ -217,14 +231,20 @@ def bundled_run(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write (or ``--check``) the bundled run file; return the exit status."""
+    """Write (or ``--check``) a game's bundled run file; return the exit status."""
+    from engine.app.definition import DefinitionError, load_definition
+    from engine.config import ConfigError, load_config
     from engine.input.replay import ReplayError
     from engine.levels import LevelError
     from engine.runtime.launch import OneLineParser
 
     parser = OneLineParser(
-        prog="python -m game.make_run",
-        description="Make the bundled run file from the bundled levels and replays.",
+        prog=PROG, description="Make a game's bundled run file from its levels and replays."
+    )
+    parser.add_argument(
+        "--game",
+        default=None,
+        help="the game's package (default: the one game in the working directory)",
     )
     parser.add_argument(
         "--check",
@@ -232,38 +252,53 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="only check the bundled file is up to date (exit 1 if not)",
     )
     parser.add_argument(
-        "--output", type=Path, default=BUNDLED_RUN, help=f"where to write (default: {BUNDLED_RUN})"
+        "--config",
+        type=Path,
+        default=None,
+        help="the settings to play with (default: the game's config.toml)",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help=f"where to write (default: the game's levels/{BUNDLED_RUN})",
     )
     args: argparse.Namespace = parser.parse_args(argv)
     try:
-        run = bundled_run()
-    except (ReplayError, LevelError, ValueError) as exc:
-        print(f"python -m game.make_run: {exc}", file=sys.stderr)
+        definition = load_definition(args.game)
+        config_path = args.config if args.config is not None else definition.files.config_path()
+        config = load_config(
+            config_path, extra_sections=definition.config_sections, missing_ok=args.config is None
+        )
+        run = bundled_run(
+            definition, settings=RunSettings.from_config(config, definition.config_sections)
+        )
+        output: Path = args.output or definition.files.levels_dir() / BUNDLED_RUN
+    except (DefinitionError, ConfigError, ReplayError, LevelError, ValueError, OSError) as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     data = run_json(run)
-    output: Path = args.output
     if args.check:
         try:
             same = output.read_bytes() == data
         except OSError:
             same = False
-        verdict = "up to date" if same else "OUT OF DATE (run python -m game.make_run)"
+        verdict = "up to date" if same else f"OUT OF DATE (run {PROG} --game {definition.package})"
         print(f"{output}: {verdict}")
         return 0 if same else 1
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(output, data)
     except OSError as exc:
-        print(
-            f"python -m game.make_run: cannot write {output}: {exc.strerror or exc}",
-            file=sys.stderr,
-        )
+        print(f"{PROG}: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(f"{output}: {len(run.attempts)} attempts, IGT {run.igt} ({run.igt_ticks} ticks)")
     return 0
 
 
+PROG = "python -m engine.app.make_run"
+
 if __name__ == "__main__":
     from engine.runtime.launch import run_command
 
-    sys.exit(run_command(main, "python -m game.make_run"))
+    sys.exit(run_command(main, PROG))
