@@ -66,7 +66,7 @@ __all__ = [
 
 LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
 BUNDLED_RUN = LEVELS_DIR / "runs" / "any-percent.run.json"
-"""The bundled run file (the README's ``--verify-run`` and ``--watch`` examples use it)."""
+"""The bundled run file (engine/speedrun/README.md's ``--verify-run`` and ``--watch`` examples use it)."""
 
 MENU_MS_PER_LEVEL = 1000
 """RTA beyond IGT per level: its load and its level complete screen."""
