@@ -54,6 +54,31 @@ def outside_fences(text: str) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
+def fence_problems(path: Path) -> list[str]:
+    """Code fences that look unclosed: one left open at the end of the file, or a fence with a
+    language (```` ```bash ````) met inside an open block, which is where a closing fence was
+    forgotten (everything after it would render as code, and its links would go unchecked)."""
+    problems: list[str] = []
+    opened_at: int | None = None
+    fence = ""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = FENCE.match(line)
+        if opened_at is None:
+            if match:
+                opened_at, fence = number, match.group(1)
+            continue
+        stripped = line.strip()
+        if stripped.startswith(fence) and not stripped.strip(fence[0]):
+            opened_at = None
+        elif match and line[match.end() :].strip():
+            problems.append(
+                f"{path}:{number}: a {stripped} fence inside the block of line {opened_at}"
+            )
+    if opened_at is not None:
+        problems.append(f"{path}:{opened_at}: a code block never closed")
+    return problems
+
+
 def heading_text(raw: str) -> str:
     """A heading's text as rendered: links give their text, code and emphasis marks go."""
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", raw)

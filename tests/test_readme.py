@@ -38,7 +38,13 @@ import pytest
 
 from engine.config import Config
 from engine.config.schema import _toml_value
-from tests.markdown_links import anchors, broken_links, markdown_files, relative_links
+from tests.markdown_links import (
+    anchors,
+    broken_links,
+    fence_problems,
+    markdown_files,
+    relative_links,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -113,6 +119,16 @@ def test_every_relative_link_in_every_markdown_file_resolves() -> None:
     files = markdown_files(ROOT)
     assert README in files and len(files) > 5
     assert broken_links(ROOT) == []
+
+
+def test_every_code_block_in_every_markdown_file_is_closed(tmp_path: Path) -> None:
+    assert [p for path in markdown_files(ROOT) for p in fence_problems(path)] == []
+    forgot = tmp_path / "forgot.md"
+    forgot.write_text("```toml\na = 1\n\ntext\n\n```bash\nls\n```\n\n```\nopen\n", encoding="utf-8")
+    assert [line.split(": ", 1)[1] for line in fence_problems(forgot)] == [
+        "a ```bash fence inside the block of line 1",
+        "a code block never closed",
+    ]
 
 
 def test_the_link_checker_finds_every_kind_of_broken_link(tmp_path: Path) -> None:
