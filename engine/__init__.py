@@ -96,7 +96,7 @@ _PUBLIC: dict[str, str] = {
     # storage
     "write_atomic": "engine.storage.atomic_file",
 }
-"""Each public name and the module that defines it (the README's API table lists the same)."""
+"""Each public name and the module that defines it (engine/README.md's API table lists them)."""
 
 __all__ = sorted(_PUBLIC)
 

@@ -7,8 +7,8 @@ menu, like the demo loop of an arcade cabinet.
 
 A replay is only *played* here, never checked: with tuning changed in ``config.toml`` the player
 goes elsewhere than when it was recorded, which is harmless behind a menu (and a tuned game should
-re-record its replays; see the README). A replay that cannot be read is skipped; with none left,
-the backdrop is the first level, standing still.
+re-record its replays: engine/input/README.md, "Replays survive tuning"). A replay that cannot be
+read is skipped; with none left, the backdrop is the first level, standing still.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 BUNDLED_RUN = "runs/any-percent.run.json"
-"""The bundled run file, in ``levels/`` (the README's ``--verify-run`` and ``--watch`` use it)."""
+"""The bundled run file, in ``levels/`` (``--verify-run`` and ``--watch`` examples use it)."""
 
 MENU_MS_PER_LEVEL = 1000
 """RTA beyond IGT per level: its load and its level complete screen."""

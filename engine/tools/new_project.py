@@ -337,12 +337,15 @@ def plan_project(project: Project, source_root: Path = SOURCE_ROOT) -> dict[Pure
 
 
 def plan_engine(source_root: Path = SOURCE_ROOT) -> dict[PurePosixPath, bytes]:
-    """The vendored engine: every file of ``engine/`` but :data:`ENGINE_EXCLUDED` and caches."""
+    """The vendored engine: every file of ``engine/`` but :data:`ENGINE_EXCLUDED`, caches and
+    the template's docs."""
     engine_dir = source_root / "engine"
     files: dict[PurePosixPath, bytes] = {}
     for path in sorted(engine_dir.rglob("*")):
         relative = path.relative_to(engine_dir)
-        if not path.is_file() or _is_cache(relative) or relative.parts[0] in ENGINE_EXCLUDED:
+        if not path.is_file() or _is_cache(relative) or _is_template_doc(relative):
+            continue
+        if relative.parts[0] in ENGINE_EXCLUDED:
             continue
         files[PurePosixPath("engine", *relative.parts)] = path.read_bytes()
     if PurePosixPath("engine/__init__.py") not in files:
@@ -352,6 +355,15 @@ def plan_engine(source_root: Path = SOURCE_ROOT) -> dict[PurePosixPath, bytes]:
 
 def _is_cache(relative: Path | PurePosixPath) -> bool:
     return "__pycache__" in relative.parts or relative.suffix in (".pyc", ".pyo")
+
+
+def _is_template_doc(relative: Path | PurePosixPath) -> bool:
+    """A package's ``README.md``: the template's reference pages stay in the template.
+
+    They describe the template (its sample game, tools and figures) and link into its tree, so
+    a new game would get pages whose links lead nowhere; it gets its own README instead.
+    """
+    return relative.name == "README.md"
 
 
 def _packages(files: Iterable[PurePosixPath]) -> list[str]:
@@ -432,12 +444,12 @@ def _level_names(source_root: Path) -> str:
 
 
 def _game_files(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
-    """Every file of ``game/``, renamed: the new game is the sample game."""
+    """Every file of ``game/`` but its README, renamed: the new game is the sample game."""
     game_dir = source_root / "game"
     files: dict[PurePosixPath, bytes] = {}
     for source in sorted(game_dir.rglob("*")):
         relative = source.relative_to(game_dir)
-        if not source.is_file() or _is_cache(relative):
+        if not source.is_file() or _is_cache(relative) or _is_template_doc(relative):
             continue
         data = source.read_bytes()
         if source.suffix in (".py", ".md", ".txt", ".toml"):

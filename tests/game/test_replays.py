@@ -20,6 +20,7 @@ from engine.config import load_config
 from engine.input.replay import ReplayVerifier, load_replay, save_replay
 from engine.input.snapshot import InputSnapshot
 from tests.small_picture import SMALL_PICTURE_FLAGS
+from tests.test_readme import documented_json_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS_DIR = ROOT / "levels" / "replays"
@@ -107,6 +108,7 @@ def test_bundled_replay_completes_its_level_with_every_hash_matching(
     out = game("--replay", str(path), "--json", "--display-hz", display_hz, *SMALL_PICTURE_FLAGS)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
+    assert set(data) == documented_json_keys("game")  # the flags table's keys, hash_ok too
     assert data["level"] == BUNDLED[name]
     assert data["completed"] is True
     assert data["hash_ok"] is True

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.engine.app.sample_game import GAME
+from tests.test_readme import documented_json_keys
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -34,6 +35,7 @@ def test_headless_run_prints_the_summary_object(tmp_path: Path) -> None:
     out = game("--frames", "120", "--display-hz", "144", "--json", "--screenshot", str(shot))
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
+    assert set(data) == documented_json_keys("game") - {"hash_ok"}  # hash_ok: replays only
     assert data["level"] == "First Steps"
     assert data["completed"] is False
     assert abs(data["ticks"] - round(119 * 60 / 144)) <= 1

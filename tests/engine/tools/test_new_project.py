@@ -39,6 +39,7 @@ from engine.tools.new_project import (
     project_from_name,
 )
 from tests.game.test_replays import assert_one_line_error
+from tests.markdown_links import broken_links, markdown_files
 
 ROOT = Path(__file__).resolve().parents[3]
 NAME = "moon_jump"
@@ -203,8 +204,11 @@ def test_the_engine_is_copied_without_its_tools_and_recorded(project: Path) -> N
     ours = {
         relative: data
         for relative, data in files_under(ROOT / "engine").items()
-        if "__pycache__" not in relative and relative.split("/")[0] not in ENGINE_EXCLUDED
+        if "__pycache__" not in relative
+        and relative.split("/")[0] not in ENGINE_EXCLUDED
+        and not relative.endswith("README.md")  # the template's docs link into its own tree
     }
+    assert any(relative.endswith("README.md") for relative in files_under(ROOT / "engine"))
     assert files_under(project / "engine") == ours
     for excluded in ENGINE_EXCLUDED:
         assert not (project / "engine" / excluded).exists()
@@ -304,6 +308,11 @@ LEFTOVERS = re.compile(
     r"(?<![\w.])game\.(?=[a-z_]+\b)|from game import|import game\b|python -m game\b"
     r"|sample game|sample platformer|platformer-engine|\{\{\w+\}\}"
 )
+
+
+def test_every_relative_link_in_the_new_games_docs_resolves(project: Path) -> None:
+    assert (project / "README.md") in markdown_files(project)
+    assert broken_links(project) == []
 
 
 def test_no_leftovers_of_the_sample_game(project: Path) -> None:
