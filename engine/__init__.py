@@ -34,6 +34,11 @@ import importlib
 from typing import Any
 
 _PUBLIC: dict[str, str] = {
+    # a game's definition and the machinery around it
+    "GameDefinition": "engine.app.definition",
+    "World": "engine.app.definition",
+    "PlayScene": "engine.app.play_scene",
+    "run_command_for": "engine.app.cli",
     # runtime
     "Engine": "engine.runtime.engine",
     "Scene": "engine.runtime.scene",
