@@ -486,11 +486,16 @@ def verify_run_file(
     elif not result.verified:
         print(f"{path}: NOT verified: {result.problem}")
     else:
-        done = f"IGT {result.igt} ({result.ticks} ticks), {result.levels} levels"
+        done = f"IGT {result.igt} ({result.ticks} ticks), {result.levels} levels, from the inputs"
+        claims = dict(result.claimed)
+        claimed = (
+            f"claimed, sealed in the chain: RTA {claims['rta']}, vsync {claims['vsync']}, "
+            f"version {claims['game_version']}, dropped {claims['hitch_dropped_ms']} ms"
+        )
         if result.valid:
-            print(f"{path}: verified: {done}")
+            print(f"{path}: verified: {done}; {claimed}")
         else:
-            print(f"{path}: verified but INVALID: {done}; {result.invalid}")
+            print(f"{path}: verified but INVALID: {done}; {claimed}; {result.invalid}")
     if not result.verified:
         return 1
     return 0 if result.valid else VERIFY_INVALID_STATUS

@@ -45,13 +45,18 @@ def ghost_path(data_dir: Path, category: str) -> Path:
 
 
 def ghost_replays(
-    path: Path, levels_dir: Path, settings: RunSettings, game_sections: Mapping[str, type]
+    path: Path,
+    levels_dir: Path,
+    settings: RunSettings,
+    game_sections: Mapping[str, type],
+    action_map: ActionMap | None = None,
 ) -> dict[str, Replay]:
     """The completing attempt of each level in a ghost file, by level file name.
 
     Levels whose file changed since (another level hash) are left out, and so is everything
     when the file was played with other settings or cannot be read: no ghost is better than a
-    ghost that walks through walls.
+    ghost that walks through walls. With ``action_map`` (the game's actions), a replay whose
+    actions the game cannot play (another build that reordered them) is left out too.
     """
     try:
         run = load_run(path, game_sections)
@@ -68,8 +73,14 @@ def ghost_replays(
             level_hash = hash_level_file(levels_dir / attempt.level)
         except (ReplayError, OSError):
             continue
-        if replay.level_hash == level_hash and replay.level_id == attempt.level:
-            replays[attempt.level] = replay
+        if replay.level_hash != level_hash or replay.level_id != attempt.level:
+            continue
+        if action_map is not None:
+            try:
+                ReplayVerifier(replay).player(action_map)  # the game's actions must fit
+            except ReplayError:
+                continue
+        replays[attempt.level] = replay
     return replays
 
 

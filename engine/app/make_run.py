@@ -10,7 +10,7 @@ ships one: ``levels/runs/any-percent.run.json``, every bundled level in order
 It is made the way the game makes one, without a window: each attempt feeds the replay's
 inputs to the game's pure simulation (its definition's ``load_world``) with the run's
 settings, records every tick's input and state hash, and stops at the exit; the attempts are
-chained with :func:`~engine.app.run_file.chain_attempts`, as the game chains them. The file is the
+chained and sealed with :func:`~engine.app.run_file.sealed_run`, as the game does. The file is the
 same bytes every time for the same levels and replays: its run id is a hash of the attempts
 (a played run draws one at random) and its RTA is the in-game time plus
 :data:`MENU_MS_PER_LEVEL` per level (the loads and level complete screens a player sits
@@ -39,8 +39,8 @@ from engine.app.run_file import (
     RunRecord,
     RunSettings,
     SplitRecord,
-    chain_attempts,
     run_json,
+    sealed_run,
 )
 from engine.input.replay import (
     Replay,
@@ -209,9 +209,7 @@ def bundled_run(
             rta_ms = rate.tick_time_ms(ticks) + MENU_MS_PER_LEVEL * len(splits)
             igt = format_igt(rate, ticks)
             splits.append(SplitRecord(level, names[level], segment, ticks, igt, rta_ms))
-    final_hash = attempts[-1][2].hashes[-1]
-    assert final_hash is not None  # every attempt ran a tick and hashed it
-    return RunRecord(
+    run = RunRecord(
         game_version=game_version
         if game_version is not None
         else installed_version(definition.app_name),
@@ -224,10 +222,11 @@ def bundled_run(
         igt_ticks=ticks,
         igt=format_igt(rate, ticks),
         rta_ms=splits[-1].rta_ms + MENU_MS_PER_LEVEL,
-        final_hash=final_hash,
+        final_hash="",
         splits=tuple(splits),
-        attempts=chain_attempts(attempts, run_id),
+        attempts=(),
     )
+    return sealed_run(run, attempts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

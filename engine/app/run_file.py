@@ -1,6 +1,6 @@
 """Run files: a finished speedrun, exported with everything needed to check it.
 
-A run file is JSON (``"format": "platformer-run"``, ``"version": 2``) holding what the runner
+A run file is JSON (``"format": "platformer-run"``, ``"version": 3``) holding what the runner
 saw (splits, IGT, RTA, timing mode, vsync verdict, dropped time, game version) and the proof:
 
 * **the settings that change the simulation**: the exact tick rate and every value of the game's
@@ -8,43 +8,44 @@ saw (splits, IGT, RTA, timing mode, vsync verdict, dropped time, game version) a
   (:class:`RunSettings`). A run is verified under the settings it was played with, and only
   under those: one made with a faster ``run_speed_px_s`` is another game, so verifying it
   with other settings names the section that differs;
-* **every attempt of the run, chained**: each attempt (a level played from its start to
-  completion, or to a restart) carries its input replay with per-tick state hashes
-  (:mod:`engine.input.replay` text), the run's id (``run_id``, drawn at random when the run
-  starts) and the state hash its previous attempt ended in (``previous_hash``; empty for the
-  first attempt). Deleting a restarted attempt, reordering attempts or splicing in an attempt
-  from another run breaks the chain at that attempt.
+* **every attempt of the run, in a sealed chain**: each attempt (a level played from its start
+  to completion, or to a restart) carries its input replay (:mod:`engine.input.replay` text)
+  whose per-tick state hashes are **sealed**: each is the game's state hash keyed by a seed
+  (:func:`seal_hash`). The first attempt's seed is a digest of every claim of the file
+  (:func:`claims_seed`: the run id, the settings, the game version, timing mode, vsync verdict,
+  dropped time, IGT, RTA and every split); each later attempt's seed follows from the seed and
+  the sealed final hash of the attempt before it (its ``previous_hash``, :func:`next_seed`).
 
-:func:`verify_run` is the moderator's tool behind ``python -m <game> --verify-run FILE``. It
-replays every attempt on the game's pure simulation (its definition's ``load_world``, no
-window, no display: a whole run checks in about a second), and confirms that
+What verification re-computes and what it can only take from the file
+(:func:`verify_run`, behind ``python -m <game> --verify-run FILE``). It replays every attempt
+on the game's pure simulation (its definition's ``load_world``, no window: a whole run checks
+in about a second) and
 
-* the settings are the verifier's own (and their hash matches their values);
-* each attempt belongs to this run and follows the attempt before it;
-* each replay is intact (its checksum) and was recorded on the level file shipped here;
-* every tick's state hash matches, so the inputs and the game produce exactly the recorded run;
-* completed attempts complete on their last tick and restarted ones do not;
-* the splits, the tick count, the IGT and RTA texts and the final state hash in the file are
-  what the replays produce: IGT is recomputed as ticks × tick period, exactly.
+* **re-computes** from the inputs: every tick's state, so the IGT (ticks × tick period,
+  exactly), each split's ticks and the level it completes, which attempts completed their
+  level, and the effect of the settings (the run must play under the verifier's own);
+* **checks against the chain** what it cannot re-compute, the **claims**: RTA, vsync, the game
+  version, the timing mode and the time the hitch guard dropped. They are not proven true (the
+  file was made on the runner's machine), but they are bound to the run: editing one changes
+  the seed of every sealed hash, so the file no longer matches its own replays. Deleting,
+  reordering or splicing an attempt breaks every sealed hash after it in the same way.
 
-Edit a time and the recomputed one differs; edit an input and a hash differs at that tick;
-edit the hashes too and the checksum (or the next tick) fails; drop or move an attempt and the
-chain fails. The first mismatch is reported. A run that verifies may still be **invalid**: one
-whose hitch guard dropped time (``strict_valid: false``) shows its times but does not count
-(:attr:`Verification.valid`).
-
-What the chain cannot do: the file carries no secret, so someone who rewrites every link,
-hash and checksum with a tool of their own can make a consistent file out of attempts that
-were never played in one sitting. It takes that rewriting, not an edit, and the inputs must
-still play the claimed times on the real levels.
+So an edit is never enough: a forgery means re-simulating every later attempt with a tool of
+one's own (the game and its format are public; the file carries no secret) and the inputs
+must still play the claimed times on the real levels. What an offline file cannot prove: that
+the run was played in one sitting, at the claimed real time, by a person. Validity (a run that
+counts) is re-derived from the checked values, never read from a flag: strict timing and no
+dropped time (:attr:`Verification.valid`).
 
 Every field is checked when the file is read (:func:`load_run`): types (``"version": true``
-or ``1.0`` is not the version 2), ranges (times within :data:`MAX_RUN_S`), hash formats, text
-lengths, and the file itself (a regular file of at most :data:`MAX_RUN_FILE_BYTES`).
+or ``3.0`` is not the version 3), ranges (times within :data:`MAX_RUN_S`), hash formats, text
+lengths, and the file itself (a regular file of at most :data:`MAX_RUN_FILE_BYTES`). Version
+2 files (before the claims were sealed) are refused with a line saying so.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -97,11 +98,15 @@ __all__ = [
     "RunSettings",
     "SplitRecord",
     "Verification",
-    "chain_attempts",
+    "attempt_seeds",
+    "claims_seed",
     "load_run",
+    "next_seed",
     "read_run",
     "run_json",
     "save_run",
+    "seal_hash",
+    "sealed_run",
     "verify_run",
 ]
 
@@ -109,7 +114,7 @@ GAME_ACTIONS = ActionMap(game_action_names(InputConfig()))
 """The game's actions, as the engine builds them from ``[input]``."""
 
 RUN_FORMAT = "platformer-run"
-RUN_VERSION = 2
+RUN_VERSION = 3
 OUTCOMES = ("complete", "restart")
 VSYNC_VERDICTS = ("on", "off", "unknown")
 
@@ -303,23 +308,84 @@ class AttemptRecord:
         return cls(level, outcome, run_id, previous_hash, format_replay(replay))
 
 
-def chain_attempts(
-    attempts: Sequence[tuple[str, str, Replay]], run_id: str
-) -> tuple[AttemptRecord, ...]:
-    """Chain a run's attempts ``(level file, outcome, replay)``, in play order.
+def claims_seed(run: RunRecord) -> bytes:
+    """The chain's first link: a digest of everything the file claims but cannot re-compute.
 
-    Attempts that ran no tick (a restart pressed before the level's first tick) are left out:
-    they add no time and end in no state.
+    The run id, the settings' hash, the game version, the timing mode, the vsync verdict, the
+    dropped time, the RTA of the run and of every split, and the splits and IGT as claimed. Every
+    state hash of every attempt is sealed under it (:func:`seal_hash`), so editing one claim
+    changes every hash of the run: the file no longer matches its own replays, and making it
+    match again means re-simulating every attempt, not editing a field.
+    """
+    claims = {
+        "format": RUN_FORMAT,
+        "version": RUN_VERSION,
+        "run_id": run.run_id,
+        "settings": run.settings.hash,
+        "game_version": run.game_version,
+        "timing_mode": run.timing_mode,
+        "vsync": run.vsync,
+        "strict_valid": run.strict_valid,
+        "hitch_dropped_ns": run.hitch_dropped_ns,
+        "igt_ticks": run.igt_ticks,
+        "igt": run.igt,
+        "rta_ms": run.rta_ms,
+        "splits": [
+            [s.level, s.name, s.segment_ticks, s.igt_ticks, s.igt, s.rta_ms] for s in run.splits
+        ],
+    }
+    text = json.dumps(claims, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
+
+
+def next_seed(seed: bytes, sealed_final: str) -> bytes:
+    """The seed of the next attempt: this attempt's seed and its last sealed state hash."""
+    return hashlib.blake2b(sealed_final.encode("ascii"), key=seed, digest_size=16).digest()
+
+
+def seal_hash(seed: bytes, state_hash: str) -> str:
+    """A state hash as a run file records it: keyed by its attempt's place in the chain."""
+    return hashlib.blake2b(state_hash.encode("ascii"), key=seed, digest_size=16).hexdigest()
+
+
+def attempt_seeds(run: RunRecord) -> list[bytes]:
+    """The seed of each of the run's attempts, as the file's chain gives them.
+
+    Each seed follows from the claims (:func:`claims_seed`) and the sealed final hash of every
+    attempt before it (its ``previous_hash``); verification checks each attempt's hashes under
+    it, so a deleted, reordered or spliced attempt breaks every hash after it.
+    """
+    seeds = []
+    seed = claims_seed(run)
+    for attempt in run.attempts:
+        if attempt.previous_hash:
+            seed = next_seed(seed, attempt.previous_hash)
+        seeds.append(seed)
+    return seeds
+
+
+def sealed_run(run: RunRecord, attempts: Sequence[tuple[str, str, Replay]]) -> RunRecord:
+    """``run`` with its attempts ``(level file, outcome, replay)`` chained and sealed.
+
+    ``run`` holds the claims (its own ``attempts`` and ``final_hash`` are replaced): each
+    attempt's replay is recorded with sealed state hashes (:func:`seal_hash` under its seed),
+    its ``previous_hash`` is the sealed final hash of the attempt before it, and the run's
+    ``final_hash`` is the last sealed hash. Attempts that ran no tick (a restart pressed before
+    the level's first tick) are left out: they add no time and end in no state.
     """
     chained = []
+    seed = claims_seed(run)
     previous = ""
     for level, outcome, replay in attempts:
-        final = replay.hashes[-1] if replay.tick_count else None
-        if final is None:
+        if not replay.tick_count or replay.hashes[-1] is None:
             continue
-        chained.append(AttemptRecord.of(level, outcome, replay, run_id, previous))
-        previous = final
-    return tuple(chained)
+        if previous:
+            seed = next_seed(seed, previous)
+        hashes = tuple(None if h is None else seal_hash(seed, h) for h in replay.hashes)
+        sealed = dataclasses.replace(replay, hashes=hashes)
+        chained.append(AttemptRecord.of(level, outcome, sealed, run.run_id, previous))
+        previous = hashes[-1] or ""
+    return dataclasses.replace(run, attempts=tuple(chained), final_hash=previous)
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,11 +617,14 @@ def read_run(path: Path, game_sections: Mapping[str, type]) -> LoadedRun:
         raise RunFileError(path, f'not a run file (no "format": "{RUN_FORMAT}")')
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version != RUN_VERSION:
-        older = " (version 1 files predate chained attempts and recorded settings)"
+        older = {
+            1: " (version 1 files predate chained attempts and recorded settings)",
+            2: " (version 2 files predate sealed claims: their times could be edited unseen)",
+        }
         raise RunFileError(
             path,
             f"run file version {_shown(version)} is not supported (this game reads "
-            f"{RUN_VERSION}){older if version == 1 and type(version) is int else ''}",
+            f"{RUN_VERSION}){older.get(version, '') if type(version) is int else ''}",
         )
     try:
         return _read_fields(data, str(path), game_sections)
@@ -632,6 +701,9 @@ class Verification:
         levels: Levels completed.
         invalid: Why a verified run does not count (empty when it does): the hitch guard
             dropped time during it.
+        claimed: What the file claims and verification cannot re-compute (RTA, vsync, the
+            game version, the timing mode, the dropped time): bound to the run by the sealed
+            chain, not proven (see the module docstring).
     """
 
     verified: bool
@@ -640,6 +712,7 @@ class Verification:
     igt: str
     levels: int
     invalid: str = ""
+    claimed: tuple[tuple[str, Any], ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -654,6 +727,8 @@ class Verification:
             "igt": self.igt,
             "ticks": self.ticks,
             "levels": self.levels,
+            "recomputed": {"igt": self.igt, "ticks": self.ticks, "levels": self.levels},
+            "claimed": dict(self.claimed),
         }
         if self.problem:
             result["problem"] = self.problem
@@ -672,6 +747,7 @@ def _play_attempt(
     levels_dir: Path,
     settings: RunSettings,
     load_world: WorldFactory,
+    seed: bytes,
 ) -> World:
     """Replay one attempt on the pure simulation, checking every hash; return the world."""
     where = f"attempt {index + 1} ({attempt.level!r})"
@@ -703,7 +779,14 @@ def _play_attempt(
                 )
             tick = player.position
             world.tick(player.sample())
-            verifier.check(tick, world.state_hash())
+            sealed = seal_hash(seed, world.state_hash())
+            if tick == 0 and replay.hashes[0] != sealed:
+                raise _MismatchError(
+                    f"{where}: its hashes are not sealed under this run's chain: the file's "
+                    "claims (times, settings, vsync, version, dropped time) were edited, or "
+                    "attempts were deleted, reordered or spliced before it"
+                )
+            verifier.check(tick, sealed)
     except ReplayError as exc:
         raise _MismatchError(str(exc)) from exc
     if attempt.outcome == "complete" and not world.completed:
@@ -768,6 +851,7 @@ def verify_run(
     final_hash = ""
     try:
         _check_claims(record, loaded, verifier_settings)
+        seeds = attempt_seeds(record)
         for index, attempt in enumerate(record.attempts):
             done = len(split_ticks)
             expected = level_order[done] if done < len(level_order) else "its end"
@@ -776,11 +860,12 @@ def verify_run(
                     f"attempt {index + 1} plays {attempt.level!r}, the run is at {expected!r}"
                 )
             _check_chain(record, index, final_hash)
+            seed = seeds[index]
             world = _play_attempt(
-                attempt, index, levels_dir, record.settings, definition.load_world
+                attempt, index, levels_dir, record.settings, definition.load_world, seed
             )
             ticks += world.ticks
-            final_hash = world.state_hash()
+            final_hash = seal_hash(seed, world.state_hash())
             if attempt.outcome == "complete":
                 _check_split(
                     record,
@@ -811,14 +896,27 @@ def verify_run(
     except _MismatchError as exc:
         problem = str(exc)
     invalid = ""
-    if not problem and not record.strict_valid:
+    if not problem and record.hitch_dropped_ns > 0:  # re-derived, never read from strict_valid
         dropped_ms = -(-record.hitch_dropped_ns // 1_000_000)
         invalid = (
-            f"the hitch guard dropped {format_time_ms(dropped_ms)} of game time during the run "
-            "(strict_valid is false): its times are shown but it does not count"
+            f"the hitch guard dropped {format_time_ms(dropped_ms)} of game time during the run: "
+            "its times are shown but it does not count"
         )
+    claimed = (
+        ("rta", format_time_ms(record.rta_ms)),
+        ("vsync", record.vsync),
+        ("game_version", record.game_version),
+        ("timing_mode", record.timing_mode),
+        ("hitch_dropped_ms", -(-record.hitch_dropped_ns // 1_000_000)),
+    )
     return Verification(
-        not problem, problem, ticks, format_igt(rate, ticks), len(split_ticks), invalid
+        not problem,
+        problem,
+        ticks,
+        format_igt(rate, ticks),
+        len(split_ticks),
+        invalid,
+        claimed if not problem else (),
     )
 
 

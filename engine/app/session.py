@@ -33,8 +33,9 @@ from engine.app.level_order import bundled_levels, replay_of
 from engine.app.play_scene import PlayScene
 from engine.app.replay_run import Recorder, game_version, settings_hashes
 from engine.app.speedrun import Speedrun
+from engine.input.replay import ReplayError
 from engine.input.snapshot import InputSnapshot
-from engine.levels import load_level
+from engine.levels import LevelError, load_level
 from engine.runtime.audio import Music, SoundBank
 from engine.runtime.menu import Menu, MenuScene
 from engine.runtime.options import OptionsScene
@@ -286,9 +287,12 @@ class GameSession:
         replay = speedrun.ghost_replay(self.level_paths[index])
         if replay is None:
             return None
-        return Ghost(
-            self.definition, scene.level_path, replay, speedrun.settings, self.engine.actions
-        )
+        try:
+            return Ghost(
+                self.definition, scene.level_path, replay, speedrun.settings, self.engine.actions
+            )
+        except (ReplayError, LevelError):
+            return None  # e.g. recorded by a build with other actions: no ghost, never a crash
 
     def next_level(self) -> None:
         """Go on to the run's next level (``Next level`` on the level complete screen)."""

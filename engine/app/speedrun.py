@@ -41,7 +41,7 @@ from typing import Any
 from engine.app.definition import GameDefinition
 from engine.app.ghost import ghost_path, ghost_replays
 from engine.app.replay_run import game_version as installed_version
-from engine.app.run_file import RunRecord, RunSettings, SplitRecord, chain_attempts, run_json
+from engine.app.run_file import RunRecord, RunSettings, SplitRecord, run_json, sealed_run
 from engine.input.replay import Replay
 from engine.speedrun.livesplit import LiveSplitClient
 from engine.speedrun.livesplit import from_config as livesplit_from_config
@@ -244,7 +244,7 @@ class Speedrun:
             igt_ticks=timer.igt_ticks,
             igt=timer.igt_text,
             rta_ms=timer.rta_ms(now_ns),
-            final_hash=final_hash,
+            final_hash="",  # sealed_run: the last sealed hash
             splits=tuple(
                 SplitRecord(
                     self.level_files[s.index],
@@ -256,8 +256,9 @@ class Speedrun:
                 )
                 for s in timer.splits
             ),
-            attempts=chain_attempts(attempts, self.run_id),
+            attempts=(),
         )
+        run = sealed_run(run, attempts)
         lines.append(self._export(run, timer.igt_ticks))
         if is_pb:
             self._save_ghost(run)
@@ -273,7 +274,11 @@ class Speedrun:
         """The personal best's completing attempt at ``level_path``, or None (no ghost)."""
         if self._ghosts is None:
             self._ghosts = ghost_replays(
-                self.ghost_file, level_path.parent, self.settings, self.definition.config_sections
+                self.ghost_file,
+                level_path.parent,
+                self.settings,
+                self.definition.config_sections,
+                self.engine.actions,
             )
         return self._ghosts.get(level_path.name)
 

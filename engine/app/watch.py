@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.app.definition import GameDefinition
 from engine.app.replay_run import Player, Recorder
-from engine.app.run_file import RunRecord
+from engine.app.run_file import RunRecord, attempt_seeds, seal_hash
 from engine.app.session import GameSession
 from engine.input.replay import Replay, ReplayError, parse_replay
 from engine.input.snapshot import InputSnapshot
@@ -73,13 +73,22 @@ class WatchTape(Recorder):
         level_path: The level played.
         tick_rate_hz: The engine's tick rate.
         source: Names the attempt in messages.
+        seed: The attempt's seed in the run's sealed chain: the recording's hashes are the
+            game's state hashes sealed under it (:func:`~engine.app.run_file.seal_hash`).
     """
 
     def __init__(
-        self, replay: Replay, action_map: Any, level_path: Path, tick_rate_hz: Any, source: str
+        self,
+        replay: Replay,
+        action_map: Any,
+        level_path: Path,
+        tick_rate_hz: Any,
+        source: str,
+        seed: bytes,
     ) -> None:
         super().__init__(action_map, level_path, tick_rate_hz)
         self.player = Player(replay, action_map, source)
+        self.seed = seed
 
     @property
     def finished(self) -> bool:
@@ -92,7 +101,7 @@ class WatchTape(Recorder):
 
     def after_tick(self, tick: int, snapshot: InputSnapshot, state_hash: str) -> None:
         """Check the state hash against the recording (raises on a mismatch), then record."""
-        self.player.after_tick(tick, snapshot, state_hash)
+        self.player.after_tick(tick, snapshot, seal_hash(self.seed, state_hash))
         super().after_tick(tick, snapshot, state_hash)
 
 
@@ -141,6 +150,7 @@ class RunWatch:
             parse_replay(a.replay_text.encode("utf-8", "surrogatepass"), source=f"attempt {i + 1}")
             for i, a in enumerate(run.attempts)
         ]
+        self.seeds = attempt_seeds(run)
         self.next_attempt = 0
         self.done = False
         self.hashes_checked = 0
@@ -172,6 +182,7 @@ class RunWatch:
             level_path,
             session.engine.tick_rate.rate_hz,
             f"attempt {number} ({attempt.level})",
+            self.seeds[self.next_attempt],
         )
         self.next_attempt += 1
         self._tapes.append(tape)

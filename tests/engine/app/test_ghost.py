@@ -13,7 +13,7 @@ import pytest
 from engine.app.ghost import Ghost, ghost_replays
 from engine.app.run_file import GAME_ACTIONS
 from engine.config import load_config
-from engine.input.replay import ReplayVerifier, load_replay
+from engine.input.replay import ReplayError, ReplayVerifier, load_replay
 from engine.input.snapshot import InputSnapshot
 from game.level_scene import LevelScene
 from game.movement import PlayerTuning
@@ -134,3 +134,23 @@ def test_a_personal_best_keeps_its_run_as_the_ghost_of_the_next_run(
     assert speedrun.ghost_file.is_file()
     replay = speedrun.ghost_replay(LEVEL1)
     assert replay is not None and replay.tick_count == REPLAY1.tick_count
+
+
+def test_a_ghost_whose_actions_another_build_reordered_is_no_ghost(tmp_path: Path) -> None:
+    """A newer build's ghost file (its replays list the actions in another order) is left out."""
+    import json
+
+    from engine.input.replay import format_replay, parse_replay
+    from engine.input.snapshot import ActionMap
+
+    data = json.loads(BUNDLED_RUN.read_text(encoding="utf-8"))
+    first = data["attempts"][0]
+    replay = parse_replay(first["replay"].encode())
+    reordered = ActionMap(tuple(reversed(replay.action_map.actions)))
+    first["replay"] = format_replay(dataclasses.replace(replay, action_map=reordered))
+    ghost_file = tmp_path / "ghost.run.json"
+    ghost_file.write_text(json.dumps(data), encoding="utf-8")
+    found = ghost_replays(ghost_file, LEVELS_DIR, SETTINGS, SECTIONS, GAME_ACTIONS)
+    assert first["level"] not in found and len(found) == len(data["splits"]) - 1
+    with pytest.raises(ReplayError):  # what starting the level used to raise
+        ReplayVerifier(dataclasses.replace(replay, action_map=reordered)).player(GAME_ACTIONS)

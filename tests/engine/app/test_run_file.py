@@ -74,8 +74,18 @@ def test_an_honest_run_verifies_after_a_round_trip_through_its_file(tmp_path: Pa
     assert load_run(path, SECTIONS) == run
     result = verify_run(GAME, read_run(path, SECTIONS), LEVELS_DIR, ORDER)
     ticks = BUNDLED_TICKS + 50
-    assert result == Verification(True, "", ticks, format_igt(RATE, ticks), len(LEVELS))
-    assert result.valid and result.to_json()["valid"] is True
+    claimed = (
+        ("rta", run.to_json()["rta"]),
+        ("vsync", "on"),
+        ("game_version", run.game_version),
+        ("timing_mode", "strict"),
+        ("hitch_dropped_ms", 0),
+    )
+    expected = Verification(True, "", ticks, format_igt(RATE, ticks), len(LEVELS), "", claimed)
+    assert result == expected
+    report = result.to_json()
+    assert report["valid"] is True and report["recomputed"]["ticks"] == ticks
+    assert report["claimed"]["vsync"] == "on"
 
 
 def test_the_file_records_the_settings_and_chains_the_attempts(
