@@ -1003,8 +1003,9 @@ def update_engine(
                 break
             parent.rmdir()
     engine = {PurePosixPath(path): data for path, data in update.engine.items()}
-    (dest / BASE_NAME).parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(dest / BASE_NAME, _vendored_base(engine, update.new_version))
+    if read_base(dest / BASE_NAME) != VendoredBase(update.new_version, update.engine):
+        (dest / BASE_NAME).parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(dest / BASE_NAME, _vendored_base(engine, update.new_version))
     write_atomic(dest / MANIFEST_NAME, Manifest.of(engine, source_root).to_json())
     return update
 
@@ -1141,20 +1142,25 @@ def report_update(dest: Path, update: EngineUpdate, *, dry_run: bool = False) ->
         )
 
 
-def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
-    """Create a project (or update its engine); return the exit status."""
+def main(
+    argv: Sequence[str] | None = None, prog: str = PROG, source_root: Path = SOURCE_ROOT
+) -> int:
+    """Create a project (or update its engine) from ``source_root``; return the exit status."""
     parser = build_parser(prog)
     args: argparse.Namespace = parser.parse_args(argv)
     if args.dry_run and not args.update_engine:
         parser.error("--dry-run goes with --update-engine")
     project = project_from_name(args.name)
     dest: Path = args.path if args.path is not None else Path(project.name)
-    problem = name_problem(project.name, dest)
+    # An update needs only the project's package to exist (update_engine checks it).
+    problem = None if args.update_engine else name_problem(project.name, dest)
     if problem is not None:
         fail(prog, problem)
     try:
         if args.update_engine:
-            update = update_engine(dest, project.name, force=args.force, dry_run=args.dry_run)
+            update = update_engine(
+                dest, project.name, source_root, force=args.force, dry_run=args.dry_run
+            )
             report_update(dest, update, dry_run=args.dry_run)
             problems = [] if args.dry_run else update.unresolved or update.conflicting
             if problems:
@@ -1166,7 +1172,7 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
                 )
                 return 1
             return 0
-        files = plan_project(project)
+        files = plan_project(project, source_root)
         overwritten = write_files(dest, files, force=args.force)
     except (
         ExistingFileError,
