@@ -13,6 +13,8 @@ What it makes:
         DIR/engine/               this engine, vendored (not its tools)
         DIR/engine-manifest.json  the engine's version, its dependency pins and every vendored
                                   file's hash (what ``--update-engine`` compares with)
+        DIR/.engine/vendored.tar.bz2  the vendored engine's text, compressed (0.15 MB): what
+                                  ``--update-engine`` merges the project's edits against
         DIR/levels/               the starter levels (the first two), their replays, and every
                                   other file of the sample game's levels/ its wheel ships (the
                                   tileset, backdrops, music, CREDITS.md); the designer's guide
@@ -39,11 +41,14 @@ Names (:func:`project_from_name`):
 Keeping the user's work:
     ``new`` writes nothing if any file it would write exists, naming it; ``--force``
     overwrites, and lists every file it overwrites whose contents differ. ``--update-engine``
-    (:func:`update_engine`) takes this checkout's engine into an existing project: it lists the
-    engine files it adds, changes and removes and any dependency pin change, and refuses (one
-    line naming the file, nothing written) when an engine file it would change or remove was
-    edited since the engine was vendored, unless ``--force``. Files the user added to
-    ``engine/`` are kept. Nothing outside ``engine/`` and ``engine-manifest.json`` is touched.
+    (:func:`update_engine`) takes this checkout's engine into an existing project, merging
+    every engine file three ways (the vendored text, the project's copy, the new engine's; see
+    :mod:`engine.tools.engine_update` and ``engine/tools/README.md``): the project's edits are
+    kept, the engine's changes land beside them, and a conflict is written between markers into
+    its file, with nothing else changed (exit status 1). ``--dry-run`` prints the plan. It
+    refuses an older engine and uncommitted git changes unless ``--force``. Files the user
+    added to ``engine/`` are kept. Nothing outside ``engine/``, ``.engine/`` and
+    ``engine-manifest.json`` is touched.
 """
 
 from __future__ import annotations
