@@ -193,6 +193,16 @@ def test_versions_are_ordered_by_pep_440_then_by_git_history(
     assert compare_versions(old, new, is_ancestor) == order
 
 
+def test_without_packaging_plain_dotted_versions_still_compare(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "packaging.version", None)  # import fails
+    assert compare_versions("0.10.0", "0.9.0") == -1
+    assert compare_versions("1.0", "1.0.0") == 0
+    assert compare_versions("0.1.0", "0.2") == 1
+    assert compare_versions("1.0.0", "1.0.0rc1") is None  # not plain numbers: cannot tell
+
+
 # ---------------------------------------------------------------------------------------------
 # The command, on real projects
 # ---------------------------------------------------------------------------------------------
