@@ -1084,7 +1084,7 @@ def report_update(dest: Path, update: EngineUpdate, *, dry_run: bool = False) ->
     would = "would be " if status else ""
     print(
         f"{status}engine {update.old_version} -> {update.new_version}: "
-        f"{len(update.added)} {would}added, {len(update.changed)} changed, "
+        f"{len(update.added)} added, {len(update.changed)} changed, "
         f"{len(update.merged)} merged, {len(update.conflicting)} conflicting, "
         f"{len(update.removed)} removed"
     )
