@@ -814,8 +814,14 @@ def _base_texts(
 
 
 def _uncommitted(dest: Path) -> list[str]:
-    """Files under ``dest`` with changes git has not committed (none when it is not a repo)."""
-    if _git(dest, "rev-parse", "--is-inside-work-tree") != "true":
+    """Files under ``dest`` with changes git has not committed.
+
+    None when the project is not in git: not in a repository, or in one that does not track
+    its manifest (a game made inside another checkout and never added to it).
+    """
+    if _git(dest, "rev-parse", "--is-inside-work-tree") != "true" or not _git(
+        dest, "ls-files", "--", MANIFEST_NAME
+    ):
         return []
     changed: set[str] = set()
     for args in (

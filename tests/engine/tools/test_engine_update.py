@@ -479,6 +479,21 @@ def test_uncommitted_changes_are_refused_but_not_the_conflicts_being_resolved(
     assert (project / changed).read_bytes() == (source / changed).read_bytes()
 
 
+@needs_git
+def test_a_game_inside_another_repository_that_does_not_track_it_is_not_refused(
+    generated: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Made inside the template's own checkout (``new NAME`` there), the game is untracked
+    there: that is not "uncommitted work" of the game's."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / "README").write_text("another project\n")
+    git(tmp_path, "add", "README")
+    git(tmp_path, "commit", "-qm", "another project")
+    project = minimal_project(tmp_path / NAME, generated)
+    done = update(capsys, project, upstream(tmp_path / "upstream"))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 @pytest.mark.parametrize(
     ("damaged", "content"),
     [
