@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.tools import engine_update, new_project
 from engine.tools.engine_update import (
@@ -77,6 +79,65 @@ def test_each_file_gets_one_outcome(
 ) -> None:
     step = plan_files(base, local, new)["f"]
     assert (step.outcome, step.data) == (outcome, data)
+
+
+@st.composite
+def three_trees(draw: st.DrawFn) -> tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]]:
+    """A vendored engine of a few files, and a project and a newer engine that each keep,
+    edit (at the top or the bottom), delete or add files."""
+    base = {
+        f"engine/m{i}.py": b"".join(f"m{i} line {k}\n".encode() for k in range(6))
+        for i in range(draw(st.integers(1, 5)))
+    }
+
+    def descendant(tag: str) -> dict[str, bytes]:
+        tree: dict[str, bytes] = {}
+        for path, data in base.items():
+            change = draw(st.sampled_from(("keep", "top", "bottom", "delete")))
+            if change == "keep":
+                tree[path] = data
+            elif change == "top":
+                tree[path] = f"# {tag}\n".encode() + data[data.index(b"\n") + 1 :]
+            elif change == "bottom":
+                tree[path] = data + f"# {tag}\n".encode()
+        if draw(st.booleans()):
+            tree[f"engine/{draw(st.sampled_from(('x', 'y')))}.py"] = f"# {tag}\n".encode()
+        return tree
+
+    return base, descendant("local"), descendant("new")
+
+
+@settings(max_examples=80, deadline=None)
+@given(trees=three_trees())
+def test_every_side_of_every_file_is_kept_unless_the_other_side_replaces_it(
+    trees: tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]],
+) -> None:
+    base, local, new = trees
+    steps = plan_files(base, local, new)
+    assert sorted(steps) == sorted({*base, *local, *new})
+    for path, step in steps.items():
+        was, mine, theirs = base.get(path), local.get(path), new.get(path)
+        result = step.data if step.data is not None else mine
+        if step.outcome == "removed":
+            result = None
+        if step.outcome == "conflicting":
+            assert step.data is not None and mine is not None and theirs is not None
+            assert step.data.count(b"<<<<<<< ") == step.data.count(b">>>>>>> ") >= 1
+            continue
+        if mine == was:  # not edited in the project: the new engine's file, whatever it is
+            assert result == theirs, (path, step)
+        elif theirs == was:  # the engine did not change it: the project's, untouched
+            assert result == mine and step.data is None, (path, step)
+        elif mine is not None and theirs is not None and was is not None:
+            # both edited, one the top line and the other the end: both edits, merged
+            top, bottom = (mine, theirs) if theirs.startswith(was) else (theirs, mine)
+            assert step.outcome == "merged" and result == top + bottom[len(was) :]
+        elif was is not None and mine is None and theirs is not None:
+            # deleted here, changed in the engine: it stays deleted
+            assert step.outcome == "left_deleted" and result is None
+        elif was is not None and theirs is None and mine is not None:
+            # edited here, gone from the engine: kept, the project's own now
+            assert step.outcome == "orphaned" and result == mine
 
 
 def test_a_conflict_holds_both_sides_and_names_the_versions() -> None:
