@@ -42,6 +42,7 @@ from tests.game.test_replays import assert_one_line_error
 from tests.markdown_links import broken_links, markdown_files
 
 ROOT = Path(__file__).resolve().parents[3]
+ENGINE_FILES = ("engine/", "engine-manifest.json", ".engine/")
 NAME = "moon_jump"
 PROJECT = Project(NAME)
 STARTERS = ("level1", "level2")
@@ -482,7 +483,7 @@ def test_an_update_from_this_checkout_changes_nothing(tmp_path: Path) -> None:
     before = files_under(dest)
     out = run_new(NAME, "--path", str(dest), "--update-engine")
     assert out.returncode == 0, out.stderr
-    assert "0 added, 0 changed, 0 removed" in out.stdout
+    assert "0 added, 0 changed, 0 merged, 0 conflicting, 0 removed" in out.stdout
     assert files_under(dest) == before
 
 
@@ -490,18 +491,18 @@ def test_an_update_lists_what_it_changes_and_keeps_the_game(tmp_path: Path) -> N
     dest = make(tmp_path / "proj")
     (dest / NAME / "level_scene.py").write_text("# my game\n")
     (dest / "engine" / "mine.py").write_text("# my own engine helper\n")
-    outside = {k: v for k, v in files_under(dest).items() if not k.startswith("engine")}
+    outside = {k: v for k, v in files_under(dest).items() if not k.startswith(ENGINE_FILES)}
     source = newer_checkout(tmp_path)
 
     update = new_project.update_engine(dest, NAME, source)
     assert update.added == ["engine/storage/newfile.py"]
     assert update.changed == ["engine/runtime/scene.py"]
     assert update.removed == ["engine/physics/motion.py"]
-    assert update.kept == ["engine/mine.py"] and update.edited == []
+    assert update.kept == ["engine/mine.py"] and update.merged == update.conflicting == []
     assert update.pin_changes == ["numpy>=1.26 -> numpy>=2.0"]
     assert update.pyproject_lacks == ["numpy>=2.0"]
     after = files_under(dest)
-    assert {k: v for k, v in after.items() if not k.startswith("engine")} == outside
+    assert {k: v for k, v in after.items() if not k.startswith(ENGINE_FILES)} == outside
     assert after["engine/runtime/scene.py"].endswith(b"# a newer engine\n")
     assert "engine/physics/motion.py" not in after and "engine/mine.py" in after
     manifest = Manifest.read(dest / MANIFEST_NAME)
@@ -509,24 +510,31 @@ def test_an_update_lists_what_it_changes_and_keeps_the_game(tmp_path: Path) -> N
     assert "numpy>=2.0" in manifest.dependencies
 
 
-def test_an_update_refuses_to_overwrite_an_edited_engine_file(tmp_path: Path) -> None:
+def test_an_edit_of_the_lines_the_engine_changed_conflicts_and_nothing_else_changes(
+    tmp_path: Path,
+) -> None:
     dest = make(tmp_path / "proj")
     edited = dest / "engine" / "runtime" / "scene.py"
-    edited.write_text(edited.read_text() + "\n# my fix\n")
+    mine = edited.read_text()
+    edited.write_text(mine + "\n# my fix\n")  # where the newer engine adds its line
     before = files_under(dest)
     source = newer_checkout(tmp_path)
     out = run_new(NAME, "--path", str(dest), "--update-engine", source=source)
-    assert_one_line_error(out, str(edited), "edited since the engine was vendored", "--force")
-    assert files_under(dest) == before
-
-    forced = run_new(NAME, "--path", str(dest), "--update-engine", "--force", source=source)
-    assert forced.returncode == 0, forced.stderr
-    assert (
-        "overwritten although edited" in forced.stdout
-        and "engine/runtime/scene.py" in forced.stdout
-    )
-    assert "numpy>=1.26 -> numpy>=2.0" in forced.stdout
-    assert edited.read_text().endswith("# a newer engine\n")
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "engine/runtime/scene.py" in out.stderr.strip().splitlines()[-1]
+    assert "numpy>=1.26 -> numpy>=2.0" in out.stdout
+    text = edited.read_text()
+    assert text.startswith(mine) and "Traceback" not in out.stderr
+    conflict = text[len(mine) :]
+    assert re.fullmatch(
+        r"<<<<<<< project: engine/runtime/scene\.py\n\n# my fix\n"
+        r"\|\|\|\|\|\|\| engine \S+ \(as vendored\)\n"
+        r"=======\n\n# a newer engine\n>>>>>>> engine \S+ \(this update\)\n",
+        conflict,
+    ), conflict
+    after = files_under(dest)
+    changed = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+    assert changed == {"engine/runtime/scene.py", ".engine/vendored.tar.bz2"}
 
 
 def test_an_update_needs_the_manifest_or_force(tmp_path: Path) -> None:
@@ -872,16 +880,21 @@ def test_a_new_user_makes_a_game_follows_recipes_ships_it_and_updates_the_engine
     )
     assert "site-packages" in where.stdout and f"{NAME}/project_data/levels" in where.stdout
 
-    # A newer engine: the game's code is kept, the edited engine file refused by name.
-    (dest / "engine" / "runtime" / "scene.py").write_text(
-        (dest / "engine" / "runtime" / "scene.py").read_text() + "\n# my engine fix\n"
-    )
+    # A newer engine: uncommitted work is refused by name; committed, the engine file edited
+    # on other lines takes the engine's change too, and the game's code is kept.
+    scene = dest / "engine" / "runtime" / "scene.py"
+    scene.write_text("# my engine note\n" + scene.read_text())
     game_code = {k: v for k, v in files_under(dest).items() if k.startswith(f"{NAME}/")}
     source = newer_checkout(tmp_path)
     refused = run_new(NAME, "--path", str(dest), "--update-engine", source=source)
-    assert_one_line_error(
-        refused, "engine/runtime/scene.py", "edited since the engine was vendored"
-    )
+    assert_one_line_error(refused, "uncommitted changes", "--force")
+    for git in (["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "w"]):
+        subprocess.run(["git", "-C", str(dest), *git], check=True, capture_output=True)
+    merged = run_new(NAME, "--path", str(dest), "--update-engine", source=source)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "merged" in merged.stdout and "engine/runtime/scene.py" in merged.stdout
+    text = scene.read_text()
+    assert text.startswith("# my engine note\n") and text.endswith("# a newer engine\n")
     assert {k: v for k, v in files_under(dest).items() if k.startswith(f"{NAME}/")} == game_code
     print(
         f"\ne2e: install {installed - started:.0f} s, recipes and the project's tests "
