@@ -40,8 +40,8 @@ from tests.game.test_replays import assert_one_line_error
 
 pytestmark = pytest.mark.xdist_group("engine-update")
 
-VERIFICATION_FILE = "engine/input/replay.py"
-"""The engine's run-file verification (``ReplayVerifier``, which checks a run's every replay):
+VERIFICATION_FILE = "engine/app/run_file.py"
+"""The engine's run-file verification (``verify_run`` and the sealed chain):
 the file a fix must reach existing games in. Update the name if it moves."""
 
 GIT_IDENTITY = ("-c", "user.name=test", "-c", "user.email=test@localhost")
