@@ -76,7 +76,7 @@ from engine.runtime.launch import (
 from engine.speedrun.timer import format_igt
 from engine.storage.atomic_file import save_target
 from engine.timing import TickRate
-from game.assets import ProjectFilesError, config_path, levels_dir
+from game.assets import ProjectFilesError, config_path, find_level, levels_dir
 from game.config import APP_NAME, CONFIG_SECTIONS
 from game.kinds import KINDS
 from game.level_order import bundled_levels
@@ -196,6 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         levels_dir()  # a broken install says so in one line, before anything else
+        args.level = args.level and find_level(args.level)  # level3.json: the game's own
     except ProjectFilesError as exc:
         fail(PROG, str(exc))
     with StopSignals() as stop:
