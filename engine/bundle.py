@@ -26,9 +26,12 @@ What goes in:
 Which package is the game: the one ``pyproject.toml`` maps its project files into
 (``[tool.setuptools.package-dir]`` ``"<game>.project_data" = "."``).
 
-The bundle is for the system it is built on (build on Windows for Windows). Check it with
-``dist/<game>/<game> --headless --frames 60``. Problems (no ``pyproject.toml``, no game in
-it, PyInstaller missing or failing) are one line and exit status 2.
+It prints the folder's size on disk, the figure ``du -s`` gives (:func:`disk_usage_bytes`).
+Archive it keeping its symbolic links (``zip -ry``, ``tar``): a plain ``zip -r`` stores each
+linked library twice. The bundle is for the system it is built on (build on Windows for
+Windows). Check it with ``dist/<game>/<game> --headless --frames 60``. Problems (no
+``pyproject.toml``, no game in it, PyInstaller missing or failing) are one line and exit
+status 2.
 """
 
 from __future__ import annotations

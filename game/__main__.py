@@ -103,7 +103,8 @@ def build_parser() -> OneLineParser:
         "--level",
         type=Path,
         default=None,
-        help="Tiled map to play (default: level 1, or the replay's level with --replay)",
+        help="Tiled map to play: a path, or a level of the game by file name (level2.json); "
+        "default: level 1, or the replay's level with --replay",
     )
     tape = parser.add_mutually_exclusive_group()
     tape.add_argument(
