@@ -103,7 +103,8 @@ def build_parser(prog: str) -> OneLineParser:
         "--level",
         type=Path,
         default=None,
-        help="Tiled map to play (default: level 1, or the replay's level with --replay)",
+        help="Tiled map to play: a path, or a level of the game by file name (level2.json); "
+        "default: level 1, or the replay's level with --replay",
     )
     tape = parser.add_mutually_exclusive_group()
     tape.add_argument(
@@ -205,6 +206,7 @@ def run_game(definition: GameDefinition, argv: Sequence[str] | None = None) -> i
     args = build_parser(definition.prog).parse_args(argv)
     try:
         definition.files.levels_dir()  # a broken install says so in one line, before anything else
+        args.level = args.level and definition.files.find_level(args.level)  # level3.json
     except ProjectFilesError as exc:
         fail(definition.prog, str(exc))
     with StopSignals() as stop:

@@ -4,7 +4,8 @@ The fast tests generate into a temporary directory and check the tree, run the n
 its folder (the project's own ``engine/`` comes first on ``sys.path`` there) and follow the
 README's recipes on it, taking the code from the generated README itself. The slow tests do
 what a new user does: a fresh virtual environment, an install, the recipes, the project's own
-tests, a wheel install run from another folder, an engine update, and a PyInstaller bundle.
+tests, a wheel install run from another folder, and an engine update. The new game's
+PyInstaller bundle is built and played in ``tests/engine/test_bundle.py``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.app.level_order import bundled_levels
 from engine.tools import new_project
 from engine.tools.new_project import (
     ENGINE_EXCLUDED,
@@ -38,6 +40,7 @@ from engine.tools.new_project import (
     plan_project,
     project_from_name,
 )
+from tests.engine.test_bundle import map_name
 from tests.game.test_replays import assert_one_line_error
 from tests.markdown_links import broken_links, markdown_files
 
@@ -858,19 +861,26 @@ def test_a_new_user_makes_a_game_follows_recipes_ships_it_and_updates_the_engine
     assert " passed" in tests.stdout
     tested = time.monotonic()
 
-    # A wheel install (not editable) runs from any folder, with its levels and config inside.
+    # A wheel install (not editable) runs from any folder, with its levels and config inside,
+    # and plays its own levels named by file name alone.
     pip(python, "--no-deps", "--force-reinstall", str(dest))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    for command in (
-        [str(python), "-m", NAME, "--headless", "--frames", "60", "--json"],
-        [str(python.parent / NAME), "--headless", "--frames", "60", "--json"],
+    last = bundled_levels(dest / "levels")[-1]
+    for command, level in (
+        ([str(python), "-m", NAME], "First Steps"),
+        ([str(python.parent / NAME), "--level", last.name], map_name(last)),
     ):
         ran = subprocess.run(
-            command, cwd=elsewhere, capture_output=True, text=True, timeout=300, env=CLEAN_ENV
+            [*command, "--headless", "--frames", "60", "--json"],
+            cwd=elsewhere,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=CLEAN_ENV,
         )
         assert ran.returncode == 0, ran.stderr
-        assert json.loads(ran.stdout)["level"] == "First Steps"
+        assert json.loads(ran.stdout)["level"] == level
     where = subprocess.run(
         [str(python), "-c", f"from {NAME}.definition import GAME; print(GAME.files.levels_dir())"],
         cwd=elsewhere,
