@@ -78,6 +78,7 @@ from engine.storage.atomic_file import save_target
 from engine.timing import TickRate
 from game.assets import ProjectFilesError, config_path, levels_dir
 from game.config import APP_NAME, CONFIG_SECTIONS
+from game.conventions import CONVENTIONS
 from game.kinds import KINDS
 from game.level_order import bundled_levels
 from game.movement import PlayerTuning
@@ -174,7 +175,7 @@ def load_checked_replay(source: Path, level_arg: Path | None) -> tuple[Replay, P
 
     replay = load_replay(source)
     level_path = level_arg if level_arg is not None else replay_level_path(replay, source)
-    load_level(level_path, KINDS)
+    load_level(level_path, KINDS, CONVENTIONS)
     level_hash = hash_level_file(level_path)
     if replay.level_hash != level_hash and level_path.name != replay.level_id:
         raise ReplayError(
@@ -248,7 +249,7 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
         if args.replay is not None:
             replay, level_path = load_checked_replay(args.replay, args.level)
         else:
-            load_level(level_path, KINDS)
+            load_level(level_path, KINDS, CONVENTIONS)
     except (LevelError, ReplayError) as exc:
         print(exc, file=sys.stderr)
         return 2

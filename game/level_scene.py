@@ -53,6 +53,7 @@ from engine.runtime.menu import Menu, MenuPanel
 from engine.runtime.scene import Scene
 from game.effects import Effects
 from game.entities.platforms import Swing
+from game.conventions import CONVENTIONS
 from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld
@@ -150,7 +151,7 @@ class LevelScene(Scene):
         show_hud: bool = True,
     ) -> None:
         self.level_path = Path(level_path)
-        self.level: Level = load_level(self.level_path, kinds).scaled(tuning.tile_px)
+        self.level: Level = load_level(self.level_path, kinds, CONVENTIONS).scaled(tuning.tile_px)
         super().__init__(background_color=self.level.background_color or BACKGROUND_COLOR)
         self.on_restart = on_restart
         self.on_quit = on_quit

@@ -42,6 +42,7 @@ from engine.input.replay import (
 from engine.levels import load_level
 from engine.speedrun.timer import format_igt
 from engine.storage.atomic_file import write_atomic
+from game.conventions import CONVENTIONS
 from game.kinds import KINDS
 from game.run_file import (
     GAME_ACTIONS,
@@ -181,7 +182,7 @@ def bundled_run(
     if not levels:
         raise ValueError(f"no level<N>.json in {levels_dir}")
     inputs = [load_replay(replay_of(path)) for path in levels]
-    names = {path.name: load_level(path, KINDS).name for path in levels}
+    names = {path.name: load_level(path, KINDS, CONVENTIONS).name for path in levels}
     attempts = play_levels(levels, inputs, settings, restarts)
     if run_id is None:
         digest = hashlib.blake2b(digest_size=16)

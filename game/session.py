@@ -35,6 +35,7 @@ from engine.speedrun.timer import format_igt
 from game.assets import asset_path
 from game.attract import AttractScene
 from game.ghost import Ghost
+from game.conventions import CONVENTIONS
 from game.kinds import KINDS
 from game.level_order import bundled_levels
 from game.movement import PlayerTuning
@@ -131,7 +132,7 @@ class GameSession:
         for follower in (sounds, music):
             if follower is not None:  # the options screen changes volumes at once
                 engine.config_listeners.append(lambda config, f=follower: f.apply(config.audio))
-        self.level_names = [load_level(path, KINDS).name for path in self.level_paths]
+        self.level_names = [load_level(path, KINDS, CONVENTIONS).name for path in self.level_paths]
         self.attempts: list[Attempt] = []
         self.in_run = False
         self.run_completed = False

@@ -48,6 +48,7 @@ from engine.physics.world import PhysicsWorld
 from game.collision import query_boxes
 from game.entities import ENTITY_CLASSES, EntityFactory
 from game.entities.player import Player
+from game.conventions import CONVENTIONS
 from game.kinds import KINDS, PAR_TIME
 from game.movement import PlayerTuning
 
@@ -172,7 +173,12 @@ class LevelWorld:
             iterations=physics.iterations,
         )
         self.gravity_px_s2 = physics.gravity_px_s2
-        add_static_geometry(level, self.physics.space, friction=GROUND_FRICTION)
+        add_static_geometry(
+            level,
+            self.physics.space,
+            friction=GROUND_FRICTION,
+            max_piece_px=level.tile_size_px / 4,  # the player's motor sweeps boxes
+        )
         self.entities: Entities[LevelWorld] = Entities(self)
         self.events = Events()
         self.input = InputSnapshot(ActionMap(()), 0)
@@ -207,7 +213,7 @@ class LevelWorld:
         Raises:
             LevelError: The map cannot be loaded (one line).
         """
-        level = load_level(path, kinds).scaled(tuning.tile_px)
+        level = load_level(path, kinds, CONVENTIONS).scaled(tuning.tile_px)
         return cls(
             level,
             tuning,
