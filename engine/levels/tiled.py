@@ -38,7 +38,14 @@ from engine.levels.conventions import (
     conventions_for,
 )
 from engine.levels.kinds import Kind, KindRegistry, ObjectRef, PropError, Shape
-from engine.levels.map_file import MapHeader, check_image, read_header, resolve_image
+from engine.levels.map_file import (
+    MAX_CELLS,
+    MapHeader,
+    check_image,
+    read_header,
+    resolve_image,
+)
+from engine.levels.tiled_compat import prepared_map, quiet_stdout
 from engine.levels.merge import mask_gid, merge_tiles, tile_rect_to_px
 from engine.levels.model import (
     GroundShape,
@@ -97,13 +104,21 @@ def load_level(
 
     header = read_header(path, fail)
     try:
-        parsed = pytiled_parser.parse_map(path, encoding="utf-8-sig")  # a BOM is fine
+        # The map as the current Tiled saves it (older headers, mixed formats, compressed and
+        # chunked data fixed at our edge: engine.levels.tiled_compat), parsed without a word
+        # on stdout.
+        with prepared_map(path, fail, MAX_CELLS) as prepared, quiet_stdout():
+            parsed = pytiled_parser.parse_map(prepared, encoding="utf-8")
     except LevelError:
         raise
     except RecursionError:
         raise fail("the map is nested too deeply to read") from None
     except Exception as exc:  # pytiled_parser raises whatever a malformed file makes it raise
         raise fail(_parser_problem(exc)) from None
+    if header.infinite:  # laid out on a finite grid: its size is the painted area's
+        header = MapHeader(
+            header.format, int(parsed.map_size.width), int(parsed.map_size.height), header.tile_px
+        )
     return _Builder(
         path, header, parsed, kinds or KindRegistry(), conventions or GENERIC_CONVENTIONS
     ).build()
