@@ -10,8 +10,9 @@ Headless (``--headless``, for machines without a display), with ``--record`` or 
 window closes or ``--frames`` run out. A headless run without ``--replay`` has no input, so
 without ``--frames`` it stops after :data:`HEADLESS_DEFAULT_FRAMES` frames. Every run ends with
 one summary line (``--json``: an object with ``level``, ``completed``, ``ticks``, ``igt``,
-``coins``). Ctrl+C or SIGTERM ends a run the same way, with its summary line (``--json``:
-``"stopped_by": "SIGINT"``) and its recording saved, and exit status 130 or 143. The engine's
+``coins``, ``respawns``: how often the player was sent back). Ctrl+C or SIGTERM ends a run
+the same way, with its summary line (``--json``: ``"stopped_by": "SIGINT"``) and its recording
+saved, and exit status 130 or 143. The engine's
 runtime flags work as on ``python -m engine.tools.demo``: ``--headless``, ``--display-hz``,
 ``--frames``, ``--screenshot``, ``--config``, ``--set`` (including the ``[player]`` tuning
 section).
@@ -207,6 +208,7 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
     """:func:`main` after the flags are parsed."""
     headless = is_headless(args)
     from engine.levels import LevelError, load_level
+    from engine.levels.model import escaped
     from engine.runtime.launch import config_and_settings
 
     config, settings = config_and_settings(
@@ -340,6 +342,7 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
         "ticks": ticks,
         "igt": format_igt(engine.tick_rate, ticks),
         "coins": f"{scene.coins_collected}/{len(scene.level.coins)}",
+        "respawns": scene.sim.deaths,
     }
     if player is not None:
         summary["hash_ok"] = True  # a mismatch would have stopped the run above
@@ -349,7 +352,8 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
         print(json.dumps(summary))
     else:
         result = "complete" if summary["completed"] else "not complete"
-        line = f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
+        shown = escaped(str(summary["level"]))
+        line = f"{shown}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
         if player is not None:
             line += f", replay hashes ok ({player.hashes_checked} checked)"
         if stop.requested:

@@ -51,9 +51,9 @@ from engine.runtime.audio import SoundBank
 from engine.runtime.fonts import UI_FONT, load_fonts
 from engine.runtime.menu import Menu, MenuPanel
 from engine.runtime.scene import Scene
+from game.conventions import CONVENTIONS
 from game.effects import Effects
 from game.entities.platforms import Swing
-from game.conventions import CONVENTIONS
 from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld

@@ -34,8 +34,8 @@ from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
 from game.assets import asset_path
 from game.attract import AttractScene
-from game.ghost import Ghost
 from game.conventions import CONVENTIONS
+from game.ghost import Ghost
 from game.kinds import KINDS
 from game.level_order import bundled_levels
 from game.movement import PlayerTuning

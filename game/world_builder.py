@@ -46,9 +46,9 @@ from engine.levels import KindRegistry, Level, LevelError, add_static_geometry, 
 from engine.levels.kinds import PropError
 from engine.physics.world import PhysicsWorld
 from game.collision import query_boxes
+from game.conventions import CONVENTIONS
 from game.entities import ENTITY_CLASSES, EntityFactory
 from game.entities.player import Player
-from game.conventions import CONVENTIONS
 from game.kinds import KINDS, PAR_TIME
 from game.movement import PlayerTuning
 

@@ -417,10 +417,12 @@ class ForeignConventions(Conventions):
         for key in ("solid", "collides", "collision", "collidable"):
             if props.get(key) is True:
                 return "solid"
-        if isinstance(layer, tiled_layer.ObjectLayer) and self.arcade:
-            # arcade's object layers have their own meaning (moving platforms, death zones).
-            if layer.name in ARCADE_LAYERS:
-                return "decor"
+        if (
+            isinstance(layer, tiled_layer.ObjectLayer)
+            and self.arcade
+            and layer.name in ARCADE_LAYERS
+        ):
+            return "decor"  # arcade's object layers have their own meaning (moving platforms)
         return self._layer_role(layer.name)
 
     def layer_objects(self, layer: tiled_layer.TileLayer, where: str) -> str | None:

@@ -12,6 +12,7 @@ Polylines become segments, cut the same way.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import pymunk
@@ -134,7 +135,7 @@ def convex_pieces(shape: GroundShape, max_piece_px: float | None = None) -> list
     points = list(shape.points_px)
     if not shape.closed:
         segments: list[list[Point]] = []
-        for a, b in zip(points, points[1:], strict=False):
+        for a, b in itertools.pairwise(points):
             if a == b:
                 continue
             pieces = 1

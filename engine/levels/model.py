@@ -47,6 +47,33 @@ def one_line(text: str, limit: int = 300) -> str:
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 3] + "..."
 
 
+def escaped(text: str, limit: int = 120) -> str:
+    """A name as printed on a terminal: control characters, line breaks, escape sequences and
+    lone surrogates as backslash escapes, shortened to ``limit`` characters with ``...``."""
+    shown = "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for ch in text
+    )
+    shown = shown.encode("utf-8", "backslashreplace").decode("utf-8")
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+MAX_NAME_CHARS = 256
+"""Longest level name (the ``name`` map property): run files and split names record it."""
+
+
+def name_problem(name: str) -> str | None:
+    """Why a level name cannot be recorded, or None: one line, printable, at most
+    :data:`MAX_NAME_CHARS` characters, no lone surrogate."""
+    if len(name) > MAX_NAME_CHARS:
+        return f"is {len(name):,} characters long, more than the {MAX_NAME_CHARS} allowed"
+    if any(not ch.isprintable() for ch in name):
+        return "must be one line of printable characters (no line breaks or control characters)"
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):
+        return "holds a lone surrogate, which no file can store"
+    return None
+
+
 class LevelError(Exception):
     """A problem with a level file, reported as exactly one line.
 

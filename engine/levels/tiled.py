@@ -45,7 +45,6 @@ from engine.levels.map_file import (
     read_header,
     resolve_image,
 )
-from engine.levels.tiled_compat import prepared_map, quiet_stdout
 from engine.levels.merge import mask_gid, merge_tiles, tile_rect_to_px
 from engine.levels.model import (
     GroundShape,
@@ -56,8 +55,10 @@ from engine.levels.model import (
     Rect,
     TileArt,
     TileLayer,
+    name_problem,
     one_line,
 )
+from engine.levels.tiled_compat import prepared_map, quiet_stdout
 
 __all__ = ["MAX_COORDINATE_PX", "load_level"]
 
@@ -102,6 +103,12 @@ def load_level(
     def fail(detail: str) -> LevelError:
         return LevelError(source, detail)
 
+    file_name = path.name
+    if file_name != file_name.strip() or not file_name.isprintable():
+        raise fail(
+            "the file name starts or ends with whitespace or holds control characters, which "
+            "replays and run files cannot record: rename the file"
+        )
     header = read_header(path, fail)
     try:
         # The map as the current Tiled saves it (older headers, mixed formats, compressed and
@@ -126,6 +133,12 @@ def load_level(
 
 def _parser_problem(exc: BaseException) -> str:
     """One line for an exception pytiled_parser raised on a malformed file."""
+    if isinstance(exc, NotImplementedError):  # templates of the other format (parser limit)
+        return (
+            "an object template is in the other format than the map (a .tj template in a TMX "
+            "map, or a .tx in a JSON map), which pytiled_parser cannot read: save the template "
+            "in the map's format"
+        )
     if isinstance(exc, KeyError):
         return f"not a map Tiled wrote: missing {one_line(str(exc), 60)}"
     if isinstance(exc, FileNotFoundError):
@@ -216,6 +229,9 @@ class _Builder:
         name = props.get("name", self.path.stem)
         if not isinstance(name, str) or not name.strip():
             raise self.error('property "name" must be a non-empty string', "map properties")
+        problem = name_problem(name.strip())
+        if problem is not None:
+            raise self.error(f'property "name" {problem}', "map properties")
         self.read_tilesets()
         solid = [[False] * self.width for _ in range(self.height)]
         one_way = [[False] * self.width for _ in range(self.height)]
@@ -615,12 +631,10 @@ class _Builder:
         for extra in extras:
             self.objects.append(self.with_fresh_id(extra))
         if not class_name:
-            self.warn_or_fail(
-                f"object has no class (set its Class in Tiled to one of: "
-                f"{', '.join(self.kinds.names)})",
-                where,
-                flat.where,
-            )
+            detail = "object has no class"
+            if self.conventions.strict:
+                detail += f" (set its Class in Tiled to one of: {', '.join(self.kinds.names)})"
+            self.warn_or_fail(detail, where, flat.where)
             return
         kind = self.kinds.get(class_name)
         if kind is None:
@@ -796,13 +810,13 @@ class _Builder:
             found = [obj for obj in self.objects if obj.kind == kind.name]
             shapes = " or ".join(kind.shapes)
             if not self.conventions.strict and kind.max_count is not None:
-                extra = found[kind.max_count :]
-                if extra:
-                    dropped = {id(obj) for obj in extra}
+                surplus = found[kind.max_count :]
+                if surplus:
+                    dropped = {id(obj) for obj in surplus}
                     self.objects = [obj for obj in self.objects if id(obj) not in dropped]
-                    self.skipped += len(extra)
+                    self.skipped += len(surplus)
                     self.conventions.warn(
-                        f"{len(extra)} more {kind.name} object(s) left out "
+                        f"{len(surplus)} more {kind.name} object(s) left out "
                         f"({found[0].label} is the one used)"
                     )
                     found = found[: kind.max_count]

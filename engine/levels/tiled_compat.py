@@ -37,10 +37,8 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import gzip
 import io
 import json
-import math
 import os
 import tempfile
 import xml.etree.ElementTree as ElementTree
@@ -398,8 +396,8 @@ def _fix_tmx(path: Path, data: bytes, out_dir: Path, fail: Fail, max_cells: int)
     for group in root.iter("objectgroup"):
         for item in group.findall("object"):
             object_id = _int_attr(item, "id", fail)
-            if not 0 <= object_id < 2**31:
-                raise fail(f"object id {object_id} is not between 0 and 2^31 - 1")
+            if object_id < 0:  # _int_attr bounds it by 10^12, as the JSON checks do
+                raise fail(f"object id {object_id} must not be negative")
             max_object_id = max(max_object_id, object_id)
             template = item.get("template")
             if template is not None:
@@ -451,6 +449,7 @@ def _fix_tmx(path: Path, data: bytes, out_dir: Path, fail: Fail, max_cells: int)
             image.set("source", _absolute(image.get("source", ""), base))
     shift = (0, 0)
     if infinite:
+        grids = {key: _as_cells(grid, width) for key, grid in grids.items()}
         width, height, shift = _infinite_bounds(grids.values(), fail, max_cells)
         root.set("width", str(width))
         root.set("height", str(height))
@@ -512,9 +511,7 @@ def _check_template(template: str, base: Path, fail: Fail, seen: dict[str, str])
     return seen[template]
 
 
-def _infinite_bounds(
-    grids: Any, fail: Fail, max_cells: int
-) -> tuple[int, int, tuple[int, int]]:
+def _infinite_bounds(grids: Any, fail: Fail, max_cells: int) -> tuple[int, int, tuple[int, int]]:
     """The finite grid that holds every chunk's painted cells: width, height, and the
     top-left cell (the shift applied to everything)."""
     xs: list[int] = []
@@ -533,6 +530,15 @@ def _infinite_bounds(
             f"{max_cells:,} allowed"
         )
     return width, height, (left, top)
+
+
+def _as_cells(
+    grid: dict[tuple[int, int], int] | list[int] | None, width: int
+) -> dict[tuple[int, int], int] | None:
+    """Finite data in an infinite map: one chunk at the origin."""
+    if not isinstance(grid, list):
+        return grid
+    return {(i % width, i // width): gid for i, gid in enumerate(grid) if gid} if width else {}
 
 
 def _as_list(
@@ -604,7 +610,7 @@ def _json_cells(
         values = [chunk.get(key) for key in ("x", "y", "width", "height")]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise fail(f"{where}: a chunk needs whole-number x, y, width and height")
-        cx, cy, cw, ch = values
+        cx, cy, cw, ch = (int(v) for v in values)  # type: ignore[arg-type]
         if cw <= 0 or ch <= 0 or abs(cx) > 10**9 or abs(cy) > 10**9:
             raise fail(f"{where}: a chunk's size or position is out of range")
         total += cw * ch
@@ -616,8 +622,26 @@ def _json_cells(
     return cells
 
 
+_JSON_LAYER_TYPES = ("tilelayer", "objectgroup", "imagelayer", "group")
+
+
+def _drop_unknown_layers(layers: Any, depth: int = 0) -> None:
+    """Layers of a type Tiled does not write are left out (the TMX parser ignores them too)."""
+    if not isinstance(layers, list):
+        return
+    layers[:] = [
+        layer
+        for layer in layers
+        if not isinstance(layer, dict) or layer.get("type") in _JSON_LAYER_TYPES
+    ]
+    for layer in layers:
+        if isinstance(layer, dict) and layer.get("type") == "group" and depth < 32:
+            _drop_unknown_layers(layer.get("layers"), depth + 1)
+
+
 def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_cells: int) -> Path:
     base = path.parent
+    _drop_unknown_layers(raw.get("layers"))
     layers = list(_json_layers(raw.get("layers")))
     ids = [layer.get("id") for layer in layers if isinstance(layer.get("id"), int)]
     object_ids = [
@@ -629,8 +653,10 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
     raw.setdefault("version", "1.0")
     raw.setdefault("tiledversion", "")
     raw.setdefault("renderorder", "right-down")
-    raw.setdefault("nextlayerid", max(ids, default=0) + 1)
-    raw.setdefault("nextobjectid", max(object_ids, default=0) + 1)
+    raw.setdefault("nextlayerid", max((int(i) for i in ids if i is not None), default=0) + 1)
+    raw.setdefault(
+        "nextobjectid", max((int(i) for i in object_ids if i is not None), default=0) + 1
+    )
     raw.setdefault("infinite", False)
     raw.setdefault("type", "map")
     templates: dict[str, str] = {}
@@ -644,7 +670,7 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
         layer.setdefault("visible", True)
         layer.setdefault("x", 0)
         layer.setdefault("y", 0)
-    tilesets = raw.get("tilesets") if isinstance(raw.get("tilesets"), list) else []
+    tilesets: list[Any] = raw["tilesets"] if isinstance(raw.get("tilesets"), list) else []
     for index, entry in enumerate(tilesets):
         if not isinstance(entry, dict):
             continue
@@ -662,10 +688,10 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
                 entry["source"] = str(copy)
         elif source is None:
             _json_tileset_fixed(entry, base)
-    width = raw.get("width") if isinstance(raw.get("width"), int) else 0
-    height = raw.get("height") if isinstance(raw.get("height"), int) else 0
-    tile_w = raw.get("tilewidth") if isinstance(raw.get("tilewidth"), int) else 0
-    tile_h = raw.get("tileheight") if isinstance(raw.get("tileheight"), int) else 0
+    width, height, tile_w, tile_h = (
+        int(raw[key]) if isinstance(raw.get(key), int) else 0
+        for key in ("width", "height", "tilewidth", "tileheight")
+    )
     grids = {
         id(layer): _json_cells(layer, width, height, fail)
         for layer in layers
@@ -674,6 +700,7 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
     shift = (0, 0)
     infinite = raw.get("infinite") is True
     if infinite:
+        grids = {key: _as_cells(grid, width) for key, grid in grids.items()}
         width, height, shift = _infinite_bounds(grids.values(), fail, max_cells)
         raw["width"], raw["height"], raw["infinite"] = width, height, False
     for layer in layers:
@@ -727,11 +754,3 @@ def prepared_map(path: Path, fail: Fail, max_cells: int) -> Iterator[Path]:
             if not isinstance(raw, dict):
                 raise fail("a Tiled map must be a JSON object")
             yield _fix_json(path, raw, out_dir, fail, max_cells)
-
-
-def finite(value: float) -> bool:
-    """Whether a parsed number can be computed with."""
-    return math.isfinite(value)
-
-
-_ = gzip  # gzip streams are read by zlib (wbits 31); the module documents the format
