@@ -282,7 +282,8 @@ def _json_tileset_fixed(raw: dict[str, Any], base: Path) -> dict[str, Any]:
         else None
     )
     _fill_tileset_counts(raw, image)
-    raw.setdefault("name", "tileset")
+    for key, default in (("name", "tileset"), ("margin", 0), ("spacing", 0)):
+        raw.setdefault(key, default)
     return raw
 
 
@@ -659,6 +660,11 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
     )
     raw.setdefault("infinite", False)
     raw.setdefault("type", "map")
+    next_id = raw["nextlayerid"] if isinstance(raw["nextlayerid"], int) else 1
+    for layer in layers:  # Tiled before 1.2 gave layers no ids
+        if "id" not in layer:
+            layer["id"] = next_id
+            next_id += 1
     templates: dict[str, str] = {}
     for layer in layers:
         for obj in layer.get("objects") or []:
@@ -670,6 +676,14 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
         layer.setdefault("visible", True)
         layer.setdefault("x", 0)
         layer.setdefault("y", 0)
+        if layer.get("type") == "objectgroup":
+            layer.setdefault("draworder", "topdown")
+        for obj in layer.get("objects") or []:
+            if isinstance(obj, dict):  # Tiled 1.0 left out empty fields
+                for key, default in (("name", ""), ("width", 0), ("height", 0)):
+                    obj.setdefault(key, default)
+                obj.setdefault("rotation", 0)
+                obj.setdefault("visible", True)
     tilesets: list[Any] = raw["tilesets"] if isinstance(raw.get("tilesets"), list) else []
     for index, entry in enumerate(tilesets):
         if not isinstance(entry, dict):
