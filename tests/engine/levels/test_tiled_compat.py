@@ -91,7 +91,10 @@ def stands_after_300_ticks(path: Path) -> bool:
 GROUND_LAYER = (
     f'<layer name="Ground" width="{W}" height="{H}"><data encoding="csv">{GROUND}</data></layer>'
 )
-SPAWN = '<objectgroup name="Entities"><object id="1" name="SpawnPoint" x="40" y="60" width="16" height="16"/></objectgroup>'
+SPAWN = (
+    '<objectgroup name="Entities">'
+    '<object id="1" name="SpawnPoint" x="40" y="60" width="16" height="16"/></objectgroup>'
+)
 
 
 # -- conventions --------------------------------------------------------------------------------
@@ -301,7 +304,8 @@ def test_templates_and_tilesets_that_are_special_files_are_refused(
 
 def test_a_template_whose_tileset_is_a_special_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "t.tx").write_text(
-        '<template><tileset firstgid="1" source="/dev/zero"/><object gid="1" width="16" height="16"/></template>'
+        '<template><tileset firstgid="1" source="/dev/zero"/>'
+        '<object gid="1" width="16" height="16"/></template>'
     )
     body = (
         GROUND_LAYER
