@@ -89,6 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from engine.runtime.launch import OneLineParser
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "import":
+        from engine.levels.importer import main as import_main
+
+        return import_main(argv[1:])
     parser = OneLineParser(
         prog="python -m engine.levels",
         description="Load Tiled maps and print one summary line each.",

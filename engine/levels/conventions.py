@@ -16,7 +16,9 @@ guide), used when a tile layer is named ``solid`` or ``one_way`` (or has that bo
 Tiled class):
 
 * a tile layer named ``solid`` or ``one_way`` (or with a bool property ``solid``/``one_way``, or
-  that Tiled class) is collision; any other tile layer is decoration;
+  that Tiled class) is collision; any other tile layer is decoration; an *object* layer named
+  (or flagged) so holds ground drawn as rectangles, polygons and polylines (what
+  ``python -m engine.levels import`` writes for a map whose ground was objects);
 * every object's class is a registered kind (:mod:`engine.levels.kinds`); a missing or unknown
   class is an error naming the object, with a "did you mean", so a typo never drops a coin;
 * a tile layer whose class, or string property ``objects``, names a kind turns every painted
@@ -366,6 +368,18 @@ class ProjectConventions(Conventions):
             )
         return "solid" if solid else "one_way" if one_way else "decor"
 
+    def ground_object(self, item: tiled_object.TiledObject, layer: tiled_layer.Layer) -> Role:
+        """An object layer named ``solid``/``one_way`` (or flagged so) holds ground objects."""
+        if not isinstance(layer, tiled_layer.ObjectLayer):
+            return "decor"
+        solid = layer.name == "solid" or self._flag(layer, "solid")
+        one_way = layer.name == "one_way" or self._flag(layer, "one_way")
+        if solid and one_way:
+            raise self.fail(
+                "an object layer cannot be both solid and one_way", f'layer "{layer.name}"'
+            )
+        return "solid" if solid else "one_way" if one_way else "decor"
+
     def layer_objects(self, layer: tiled_layer.TileLayer, where: str) -> str | None:
         named = (layer.properties or {}).get("objects")
         if named is not None:
@@ -607,11 +621,11 @@ def conventions_for(
     fail: Fail,
     names: MapConventions = GENERIC_CONVENTIONS,
 ) -> Conventions:
-    """This template's conventions for a map with a ``solid``/``one_way`` tile layer (by name,
-    class or bool property); foreign conventions (arcade's, if it has arcade's layer names)
-    otherwise."""
+    """This template's conventions for a map with a ``solid``/``one_way`` tile or object layer
+    (by name, class or bool property); foreign conventions (arcade's, if it has arcade's layer
+    names) otherwise."""
     for layer in layers:
-        if not isinstance(layer, tiled_layer.TileLayer):
+        if not isinstance(layer, tiled_layer.TileLayer | tiled_layer.ObjectLayer):
             continue
         props = layer.properties or {}
         if (

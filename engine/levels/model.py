@@ -171,11 +171,13 @@ class GroundShape:
         points_px: The outline, in order (a rectangle's four corners).
         closed: A polygon (True) or a polyline (False: ground along the line, no inside).
         one_way: Landed on from above, passed from below (else solid from every side).
+        layer: The layer it came from (a tile layer, for a tile's collision shapes).
     """
 
     points_px: tuple[tuple[float, float], ...]
     closed: bool = True
     one_way: bool = False
+    layer: str = ""
 
     @property
     def bounds(self) -> Rect:

@@ -103,6 +103,17 @@ def load_level(
     def fail(detail: str) -> LevelError:
         return LevelError(source, detail)
 
+    header, parsed = _parse(path, fail)
+    return _Builder(
+        path, header, parsed, kinds or KindRegistry(), conventions or GENERIC_CONVENTIONS
+    ).build()
+
+
+def _parse(
+    path: Path, fail: Callable[[str], LevelError]
+) -> tuple[MapHeader, pytiled_parser.TiledMap]:
+    """Check a map file, rewrite it as the current Tiled saves it and parse it (one line on
+    any problem)."""
     file_name = path.name
     if file_name != file_name.strip() or not file_name.isprintable():
         raise fail(
@@ -126,9 +137,7 @@ def load_level(
         header = MapHeader(
             header.format, int(parsed.map_size.width), int(parsed.map_size.height), header.tile_px
         )
-    return _Builder(
-        path, header, parsed, kinds or KindRegistry(), conventions or GENERIC_CONVENTIONS
-    ).build()
+    return header, parsed
 
 
 def _parser_problem(exc: BaseException) -> str:
@@ -574,11 +583,12 @@ class _Builder:
         closed: bool,
         one_way: bool,
         offset: tuple[float, float],
+        layer: str,
     ) -> None:
         """One ground shape: map px (y down) plus ``offset`` to engine px (y up)."""
         dx, dy = offset
         points = tuple((x + dx, self.height_px - (y + dy)) for x, y in points_down)
-        self.ground.append(GroundShape(points, closed, one_way))
+        self.ground.append(GroundShape(points, closed, one_way, layer))
 
     def add_tile_ground(self, gid: int, column: int, row: int, flat: _Flat) -> None:
         """The collision shapes of the tile painted at ``(column, row)``."""
@@ -587,7 +597,7 @@ class _Builder:
         left = column * self.tile_px + flat.offset[0]
         top = (row + 1) * self.tile_px - tile_h + flat.offset[1]  # tall tiles grow upwards
         for points, closed in self.tile_shapes[gid]:
-            self.add_ground(points, closed, False, (left, top))
+            self.add_ground(points, closed, False, (left, top), flat.layer.name)
 
     def add_ground_object(self, item: tiled_object.TiledObject, flat: _Flat, one_way: bool) -> None:
         """An object on a collision layer (or of a ground class): ground, not a thing."""
@@ -608,14 +618,18 @@ class _Builder:
             for points, closed in self.tile_shapes[gid]:
                 scaled = [(px * scale_x, py * scale_y) for px, py in points]
                 self.add_ground(
-                    scaled, closed, one_way, (x + flat.offset[0], y - h + flat.offset[1])
+                    scaled,
+                    closed,
+                    one_way,
+                    (x + flat.offset[0], y - h + flat.offset[1]),
+                    flat.layer.name,
                 )
             return
         outline = self.outline(item, where)
         if outline is None:
             return
         points, closed = outline
-        self.add_ground(points, closed, one_way, flat.offset)
+        self.add_ground(points, closed, one_way, flat.offset, flat.layer.name)
 
     def add_object(self, item: tiled_object.TiledObject, flat: _Flat) -> None:
         where = _object_where(item)
@@ -834,6 +848,20 @@ class _Builder:
                     f"{kind.max_count} allowed)",
                     extra.label,
                 )
+
+
+def object_names(path: Path | str) -> list[str]:
+    """Every object's class or name in a map (for a message listing what a map has).
+
+    Raises:
+        LevelError: The map cannot be read (one line).
+    """
+    path = Path(path)
+
+    def fail(detail: str) -> LevelError:
+        return LevelError(str(path), detail)
+
+    return _candidate_names(_parse(path, fail)[1])
 
 
 def _candidate_names(parsed: pytiled_parser.TiledMap) -> list[str]:
