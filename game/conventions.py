@@ -7,8 +7,8 @@ on a ``Ladders`` layer and crates on ``Dynamic Items``, which are this game's ``
 ``crate`` kinds (:mod:`game.kinds`). A game made from this template edits this file; the
 engine names none of a game's kinds.
 
-``python -m engine.levels --kinds game.kinds --conventions game.conventions FILE`` checks a map
-the way the game loads it.
+``python -m engine.levels --kinds game.kinds --conventions game.conventions FILE``
+checks a map the way the game loads it.
 
 Pure: no arcade, no pymunk.
 """

@@ -4,7 +4,7 @@ pieces and segments, with collision types.
 Ground objects (:class:`~engine.levels.model.GroundShape`: rectangles, polygons and polylines on a
 collision layer, and the shapes Tiled's tile collision editor stores on tiles) may be concave;
 pymunk's polygons must be convex, so a polygon is cut into triangles (ear clipping) and each
-convex piece is added. A game whose motor works on bounding boxes (the sample game sweeps the
+convex piece is added. A game whose motor works on bounding boxes (this template's game sweeps the
 player's box against its neighbours' boxes) asks for pieces no wider than ``max_piece_px``: each
 piece is then cut into vertical strips, so a slope is a fine staircase rather than one big box.
 Polylines become segments, cut the same way.

@@ -402,7 +402,9 @@ def _fix_tmx(path: Path, data: bytes, out_dir: Path, fail: Fail, max_cells: int)
             max_object_id = max(max_object_id, object_id)
             template = item.get("template")
             if template is not None:
-                item.set("template", _check_template(template, base, fail, templates))
+                item.set(
+                    "template", _check_template(template, base, fail, templates, out_dir, "tmx")
+                )
     next_layer_id = max_layer_id + 1
     for layer in layers:  # Tiled before 1.2 gave layers no ids
         if layer.get("id") is None:
@@ -478,8 +480,71 @@ def _fix_tmx(path: Path, data: bytes, out_dir: Path, fail: Fail, max_cells: int)
     return target
 
 
-def _check_template(template: str, base: Path, fail: Fail, seen: dict[str, str]) -> str:
-    """An object template: a bounded regular file, as is its tileset; its absolute path."""
+_PROPERTY_TYPES = {"int": int, "float": float}
+
+
+def _xml_object_as_json(element: ElementTree.Element) -> dict[str, Any]:
+    """A TMX ``<object>`` (of a template) as Tiled JSON."""
+    obj: dict[str, Any] = {}
+    for key, value in element.attrib.items():
+        if key in ("x", "y", "width", "height", "rotation"):
+            obj[key] = float(value)
+        elif key in ("gid", "id"):
+            obj[key] = int(value)
+        elif key == "visible":
+            obj[key] = value.strip() not in ("0", "false")
+        else:
+            obj[key] = value
+    for flag in ("point", "ellipse"):
+        if element.find(flag) is not None:
+            obj[flag] = True
+    for shape in ("polygon", "polyline"):
+        found = element.find(shape)
+        if found is not None:
+            pairs = [p.split(",") for p in found.get("points", "").split()]
+            obj[shape] = [{"x": float(x), "y": float(y)} for x, y in pairs]
+    props = []
+    for prop in element.findall("properties/property"):
+        kind = prop.get("type", "string")
+        text = prop.get("value", prop.text or "")
+        prop_value: Any = text
+        if kind == "bool":
+            prop_value = text == "true"
+        elif kind in _PROPERTY_TYPES:
+            prop_value = _PROPERTY_TYPES[kind](text)
+        props.append({"name": prop.get("name", ""), "type": kind, "value": prop_value})
+    if props:
+        obj["properties"] = props
+    return obj
+
+
+def _json_object_as_xml(obj: dict[str, Any]) -> ElementTree.Element:
+    """A Tiled JSON object (of a template) as a TMX ``<object>``."""
+    element = ElementTree.Element("object")
+    for key in ("name", "type", "class", "x", "y", "width", "height", "rotation", "gid"):
+        if isinstance(obj.get(key), str | int | float) and not isinstance(obj.get(key), bool):
+            element.set(key, str(obj[key]))
+    if obj.get("visible") is False:
+        element.set("visible", "0")
+    for flag in ("point", "ellipse"):
+        if obj.get(flag) is True:
+            ElementTree.SubElement(element, flag)
+    for shape in ("polygon", "polyline"):
+        if isinstance(obj.get(shape), list):
+            points = " ".join(
+                f"{p.get('x', 0)},{p.get('y', 0)}" for p in obj[shape] if isinstance(p, dict)
+            )
+            ElementTree.SubElement(element, shape, {"points": points})
+    _json_property_elements(obj.get("properties"), element)
+    return element
+
+
+def _check_template(
+    template: str, base: Path, fail: Fail, seen: dict[str, str], out_dir: Path, map_format: str
+) -> str:
+    """An object template: a bounded regular file, as is its tileset; the path the parser
+    reads it from (a copy in the map's format when it is in the other one: pytiled_parser
+    reads only templates in the map's own format)."""
     if template in seen:
         return seen[template]
     if len(seen) >= _MAX_TEMPLATES:
@@ -492,10 +557,16 @@ def _check_template(template: str, base: Path, fail: Fail, seen: dict[str, str])
 
     data = read_bytes(path, "template file", template_fail)
     source: str | None = None
+    firstgid = "1"
+    xml_object: ElementTree.Element | None = None
+    json_object: dict[str, Any] | None = None
     if data.lstrip()[:1] == b"<":
         root = _xml(data, template_fail, "template")
         tileset = root.find("tileset")
         source = tileset.get("source") if tileset is not None else None
+        firstgid = tileset.get("firstgid", "1") if tileset is not None else "1"
+        xml_object = root.find("object")
+        fmt = "tmx"
     else:
         try:
             raw = json.loads(data.decode("utf-8-sig"))
@@ -506,10 +577,50 @@ def _check_template(template: str, base: Path, fail: Fail, seen: dict[str, str])
         tileset_raw = raw.get("tileset")
         if isinstance(tileset_raw, dict) and isinstance(tileset_raw.get("source"), str):
             source = tileset_raw["source"]
+            firstgid = str(tileset_raw.get("firstgid", 1))
+        json_object = raw.get("object") if isinstance(raw.get("object"), dict) else None
+        fmt = "json"
     if source is not None and RESOURCES_PREFIX not in source:
         _load_tileset(path.parent / source, template_fail)
     seen[template] = str(path)
+    if fmt != map_format:
+        seen[template] = str(
+            _converted_template(
+                path, source, firstgid, xml_object, json_object, out_dir, len(seen), template_fail
+            )
+        )
     return seen[template]
+
+
+def _converted_template(
+    path: Path,
+    source: str | None,
+    firstgid: str,
+    xml_object: ElementTree.Element | None,
+    json_object: dict[str, Any] | None,
+    out_dir: Path,
+    index: int,
+    fail: Fail,
+) -> Path:
+    """A template rewritten in the other format (its tileset path made absolute)."""
+    tileset_path = _absolute(source, path.parent) if source is not None else None
+    try:
+        if xml_object is not None:  # a TX template for a JSON map
+            raw: dict[str, Any] = {"type": "template", "object": _xml_object_as_json(xml_object)}
+            if tileset_path is not None:
+                raw["tileset"] = {"firstgid": int(firstgid), "source": tileset_path}
+            target = out_dir / f"template{index}.tj"
+            target.write_text(json.dumps(raw), encoding="utf-8")
+            return target
+        root = ElementTree.Element("template")
+        if tileset_path is not None:
+            ElementTree.SubElement(root, "tileset", {"firstgid": firstgid, "source": tileset_path})
+        root.append(_json_object_as_xml(json_object or {}))
+        target = out_dir / f"template{index}.tx"
+        ElementTree.ElementTree(root).write(target, encoding="utf-8", xml_declaration=True)
+        return target
+    except (ValueError, TypeError) as exc:
+        raise fail(f"a value of the template's object cannot be read ({exc})") from None
 
 
 def _infinite_bounds(grids: Any, fail: Fail, max_cells: int) -> tuple[int, int, tuple[int, int]]:
@@ -669,7 +780,9 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
     for layer in layers:
         for obj in layer.get("objects") or []:
             if isinstance(obj, dict) and isinstance(obj.get("template"), str):
-                obj["template"] = _check_template(obj["template"], base, fail, templates)
+                obj["template"] = _check_template(
+                    obj["template"], base, fail, templates, out_dir, "json"
+                )
         if isinstance(layer.get("image"), str):
             layer["image"] = _absolute(layer["image"], base)
         layer.setdefault("opacity", 1)

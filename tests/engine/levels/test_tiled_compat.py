@@ -382,3 +382,19 @@ def test_the_checker_prints_names_escaped_and_short(tmp_path: Path) -> None:
 def test_the_parser_prints_nothing(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     load_level(write(tmp_path, tmx(GROUND_LAYER + SPAWN)), KINDS, CONVENTIONS)
     assert capfd.readouterr().out == ""
+
+
+def test_object_templates_in_the_other_format_are_read(tmp_path: Path) -> None:
+    (tmp_path / "start.tj").write_text(
+        '{"type":"template","object":{"name":"Player","point":true,"width":0,"height":0}}'
+    )
+    (tmp_path / "coin.tx").write_text(
+        '<template><object type="coin" width="16" height="16"/></template>'
+    )
+    body = (
+        GROUND_LAYER
+        + '<objectgroup name="o"><object id="3" template="start.tj" x="40" y="60"/>'
+        + '<object id="4" template="coin.tx" x="80" y="60"/></objectgroup>'
+    )
+    level = load_level(write(tmp_path, tmx(body)), KINDS, CONVENTIONS)
+    assert level.player_start.id == 3 and len(level.coins) == 1
