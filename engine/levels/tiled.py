@@ -515,7 +515,10 @@ class _Builder:
         )
         where = f"{flat.where}, the tile at column {column}, row {row}"
         raw_props = dict(self.tile_properties.get(mask_gid(gid), {}))
-        props = self.checked_properties(kind, raw_props, where)
+        checked = self.object_properties(kind, raw_props, where, flat.where)
+        if checked is None:
+            return
+        props = checked
         if kind.merge_tiles:
             key = (flat.layer.name, column, kind.name)
             above = self.open_columns.get(key)
@@ -669,14 +672,10 @@ class _Builder:
             raise self.error(f"a {kind.name} needs a width and height > 0", where)
         if kind.needs_area and shape == "point":
             raise self.error(f"a {kind.name} must be a rectangle, not a point", where)
-        if self.conventions.strict:
-            props = self.checked_properties(kind, raw_props, where)
-        else:
-            try:
-                props = kind.check_properties(raw_props)
-            except PropError as exc:
-                self.warn_or_fail(f"{kind.name} {exc}", where, flat.where)
-                return
+        checked = self.object_properties(kind, raw_props, where, flat.where)
+        if checked is None:
+            return
+        props = checked
         gid = 0
         if isinstance(item, tiled_object.Tile):
             gid = self.check_gid(item.gid, where, "the tile object")
@@ -694,11 +693,16 @@ class _Builder:
         self.objects.append(obj)
         self.raw_refs.append((obj, kind))
 
-    def checked_properties(self, kind: Kind, raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    def object_properties(
+        self, kind: Kind, raw: Mapping[str, Any], where: str, layer_where: str
+    ) -> dict[str, Any] | None:
+        """An object's checked properties; None when a foreign map's object is left out for
+        them (a warning), an error in strict conventions."""
         try:
             return kind.check_properties(raw)
         except PropError as exc:
-            raise self.error(f"{kind.name} {exc}", where) from None
+            self.warn_or_fail(f"{kind.name} {exc}", where, layer_where)
+            return None
 
     def geometry(
         self, item: tiled_object.TiledObject, shape: Shape, flat: _Flat, where: str

@@ -398,3 +398,29 @@ def test_object_templates_in_the_other_format_are_read(tmp_path: Path) -> None:
     )
     level = load_level(write(tmp_path, tmx(body)), KINDS, CONVENTIONS)
     assert level.player_start.id == 3 and len(level.coins) == 1
+
+
+@pytest.mark.slow
+def test_the_game_plays_a_foreign_map_headless_and_the_player_stands(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    collision = (
+        '<objectgroup name="Collision">'
+        f'<object id="2" x="0" y="{(H - 1) * 16}" width="{W * 16}" height="16"/></objectgroup>'
+    )
+    path = write(tmp_path, tmx(collision + SPAWN))
+    root = Path(__file__).resolve().parents[3]
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
+    out = subprocess.run(
+        [sys.executable, "-m", "game", "--headless", "--level", str(path), "--frames", "300"]
+        + ["--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=root,
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["respawns"] == 0 and summary["ticks"] > 200
