@@ -412,9 +412,9 @@ def test_the_game_plays_a_foreign_map_headless_and_the_player_stands(tmp_path: P
     path = write(tmp_path, tmx(collision + SPAWN))
     root = Path(__file__).resolve().parents[3]
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
+    command = [sys.executable, "-m", "game", "--headless", "--level", str(path), "--json"]
     out = subprocess.run(
-        [sys.executable, "-m", "game", "--headless", "--level", str(path), "--frames", "300"]
-        + ["--json"],
+        [*command, "--frames", "300"],
         capture_output=True,
         text=True,
         timeout=300,
