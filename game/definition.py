@@ -9,7 +9,8 @@ one :class:`~engine.app.definition.GameDefinition`, :data:`GAME`:
   <https://pypi.org/project/platformdirs/>`_): the options in ``~/.config/<APP_NAME>/settings.toml``
   and the personal bests and run files in ``~/.local/share/<APP_NAME>/`` on Linux. A new game made
   with ``python -m engine new`` gets its own name here, so its players' files never mix;
-* the kinds its levels use (:data:`game.kinds.KINDS`);
+* the kinds its levels use (:data:`game.kinds.KINDS`) and how maps name them
+  (:data:`game.conventions.CONVENTIONS`);
 * :data:`CONFIG_SECTIONS`, the ``config.toml`` sections it adds (here ``[player]``, the movement
   feel of :mod:`game.movement`). The engine checks them with the rest of the config, records
   them in replays and run files, and its checker knows them::
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.app.definition import GameDefinition
 from engine.app.run_file import RunSettings
+from game.conventions import CONVENTIONS
 from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld
@@ -93,6 +95,7 @@ GAME = GameDefinition(
     app_name=APP_NAME,
     package=__name__.rpartition(".")[0],
     kinds=KINDS,
+    conventions=CONVENTIONS,
     load_world=load_world,
     make_scene=make_scene,
     config_sections=CONFIG_SECTIONS,

@@ -43,6 +43,7 @@ from engine.rendering.particles import PointBatch, ScreenOverlay
 from engine.rendering.tilemap import TileMapView
 from engine.runtime.audio import SoundBank
 from engine.runtime.fonts import UI_FONT, load_fonts
+from game.conventions import CONVENTIONS
 from game.definition import SOUND_FILES
 from game.effects import Effects
 from game.entities.platforms import Swing
@@ -111,7 +112,7 @@ class LevelScene(PlayScene):
         show_hud: bool = True,
     ) -> None:
         self.level_path = Path(level_path)
-        self.level: Level = load_level(self.level_path, kinds).scaled(tuning.tile_px)
+        self.level: Level = load_level(self.level_path, kinds, CONVENTIONS).scaled(tuning.tile_px)
         super().__init__(
             step_s=step_s,
             on_complete=on_complete,

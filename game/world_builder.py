@@ -46,6 +46,7 @@ from engine.levels import KindRegistry, Level, LevelError, add_static_geometry, 
 from engine.levels.kinds import PropError
 from engine.physics.world import PhysicsWorld
 from game.collision import query_boxes
+from game.conventions import CONVENTIONS
 from game.entities import ENTITY_CLASSES, EntityFactory
 from game.entities.player import Player
 from game.kinds import KINDS, PAR_TIME
@@ -172,7 +173,12 @@ class LevelWorld:
             iterations=physics.iterations,
         )
         self.gravity_px_s2 = physics.gravity_px_s2
-        add_static_geometry(level, self.physics.space, friction=GROUND_FRICTION)
+        add_static_geometry(
+            level,
+            self.physics.space,
+            friction=GROUND_FRICTION,
+            max_piece_px=level.tile_size_px / 4,  # the player's motor sweeps boxes
+        )
         self.entities: Entities[LevelWorld] = Entities(self)
         self.events = Events()
         self.input = InputSnapshot(ActionMap(()), 0)
@@ -207,7 +213,7 @@ class LevelWorld:
         Raises:
             LevelError: The map cannot be loaded (one line).
         """
-        level = load_level(path, kinds).scaled(tuning.tile_px)
+        level = load_level(path, kinds, CONVENTIONS).scaled(tuning.tile_px)
         return cls(
             level,
             tuning,
@@ -252,6 +258,11 @@ class LevelWorld:
             if checkpoint.id == self.checkpoint_id:
                 return checkpoint.feet_px
         return self.level.player_start.feet_px
+
+    @property
+    def respawns(self) -> int:
+        """How often the player was sent back to a checkpoint or the start (the deaths)."""
+        return self.deaths
 
     @property
     def coins_collected(self) -> int:

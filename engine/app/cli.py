@@ -14,8 +14,9 @@ Headless (``--headless``, for machines without a display), with ``--record`` or 
 window closes or ``--frames`` run out. A headless run without ``--replay`` has no input, so
 without ``--frames`` it stops after :data:`HEADLESS_DEFAULT_FRAMES` frames. Every run ends with
 one summary line (``--json``: an object with ``level``, ``completed``, ``ticks``, ``igt``,
-``coins``). Ctrl+C or SIGTERM ends a run the same way, with its summary line (``--json``:
-``"stopped_by": "SIGINT"``) and its recording saved, and exit status 130 or 143. The engine's
+``coins``, ``respawns``: how often the player was sent back). Ctrl+C or SIGTERM ends a run
+the same way, with its summary line (``--json``: ``"stopped_by": "SIGINT"``) and its recording
+saved, and exit status 130 or 143. The engine's
 runtime flags work as on ``python -m engine.tools.demo``: ``--headless``, ``--display-hz``,
 ``--frames``, ``--screenshot``, ``--config``, ``--set`` (including the game's own sections,
 such as the sample's ``[player]`` tuning).
@@ -179,7 +180,7 @@ def load_checked_replay(
     replay = load_replay(source)
     levels = definition.files.levels_dir()
     level_path = level_arg if level_arg is not None else replay_level_path(replay, source, levels)
-    load_level(level_path, definition.kinds)
+    load_level(level_path, definition.kinds, definition.conventions)
     level_hash = hash_level_file(level_path)
     if replay.level_hash != level_hash and level_path.name != replay.level_id:
         raise ReplayError(
@@ -219,6 +220,7 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
     levels_dir = definition.files.levels_dir()
     headless = is_headless(args)
     from engine.levels import LevelError, load_level
+    from engine.levels.model import escaped
     from engine.runtime.launch import config_and_settings
 
     config, settings = config_and_settings(
@@ -264,7 +266,7 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
         if args.replay is not None:
             replay, level_path = load_checked_replay(definition, args.replay, args.level)
         else:
-            load_level(level_path, definition.kinds)
+            load_level(level_path, definition.kinds, definition.conventions)
     except (LevelError, ReplayError) as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -360,6 +362,7 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
         "ticks": ticks,
         "igt": format_igt(engine.tick_rate, ticks),
         "coins": f"{scene.coins_collected}/{len(scene.level.coins)}",
+        "respawns": scene.sim.respawns,
     }
     if player is not None:
         summary["hash_ok"] = True  # a mismatch would have stopped the run above
@@ -369,7 +372,8 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
         print(json.dumps(summary))
     else:
         result = "complete" if summary["completed"] else "not complete"
-        line = f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
+        shown = escaped(str(summary["level"]))
+        line = f"{shown}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
         if player is not None:
             line += f", replay hashes ok ({player.hashes_checked} checked)"
         if stop.requested:

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from engine.app.assets import ProjectFiles
 from engine.input.snapshot import InputSnapshot
 from engine.levels import KindRegistry, Level
+from engine.levels.conventions import GENERIC_CONVENTIONS, MapConventions
 
 if TYPE_CHECKING:
     from engine.app.play_scene import PlayScene
@@ -73,6 +74,11 @@ class World(Protocol):
     @property
     def coins_collected(self) -> int:
         """Coins collected so far (of ``level.coins``)."""
+        ...
+
+    @property
+    def respawns(self) -> int:
+        """How often the player was sent back (hurt, fallen): a headless run's summary says it."""
         ...
 
     def tick(self, snapshot: InputSnapshot) -> None:
@@ -105,6 +111,8 @@ class GameDefinition:
         package: The game's import package; its project files (``config.toml``, ``levels/``)
             are found beside it (:class:`~engine.app.assets.ProjectFiles`).
         kinds: The Tiled object classes the game's levels may use.
+        conventions: How maps name things (the start, the exit, ground layers...), the
+            generic preset extended with the game's own names.
         load_world: Builds the pure simulation of a level (:data:`WorldFactory`).
         make_scene: Builds the level scene the window shows (:data:`SceneFactory`).
         config_sections: The game's own ``config.toml`` sections: TOML name -> frozen
@@ -120,6 +128,7 @@ class GameDefinition:
     kinds: KindRegistry
     load_world: WorldFactory
     make_scene: SceneFactory
+    conventions: MapConventions = GENERIC_CONVENTIONS
     config_sections: Mapping[str, type] = field(default_factory=_empty)
     sound_files: Mapping[str, str] = field(default_factory=_empty)
     title_music: str = "levels/music/title_theme.wav"

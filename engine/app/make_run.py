@@ -193,7 +193,10 @@ def bundled_run(
     if not levels:
         raise ValueError(f"no level maps in {levels_dir}")
     inputs = [load_replay(replay_of(path)) for path in levels]
-    names = {path.name: load_level(path, definition.kinds).name for path in levels}
+    names = {
+        path.name: load_level(path, definition.kinds, definition.conventions).name
+        for path in levels
+    }
     attempts = play_levels(definition, levels, inputs, settings, restarts)
     if run_id is None:
         digest = hashlib.blake2b(digest_size=16)

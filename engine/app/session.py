@@ -120,7 +120,10 @@ class GameSession:
         for follower in (sounds, music):
             if follower is not None:  # the options screen changes volumes at once
                 engine.config_listeners.append(lambda config, f=follower: f.apply(config.audio))
-        self.level_names = [load_level(path, definition.kinds).name for path in self.level_paths]
+        self.level_names = [
+            load_level(path, definition.kinds, definition.conventions).name
+            for path in self.level_paths
+        ]
         self.attempts: list[Attempt] = []
         self.in_run = False
         self.run_completed = False

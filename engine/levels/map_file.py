@@ -60,13 +60,16 @@ class MapHeader:
         tile_px: Edge of a (square) tile.
     """
 
-    __slots__ = ("format", "height_tiles", "tile_px", "width_tiles")
+    __slots__ = ("format", "height_tiles", "infinite", "tile_px", "width_tiles")
 
-    def __init__(self, fmt: str, width_tiles: int, height_tiles: int, tile_px: int) -> None:
+    def __init__(
+        self, fmt: str, width_tiles: int, height_tiles: int, tile_px: int, infinite: bool = False
+    ) -> None:
         self.format = fmt
         self.width_tiles = width_tiles
         self.height_tiles = height_tiles
         self.tile_px = tile_px
+        self.infinite = infinite
 
 
 Fail = Callable[[str], Exception]
@@ -133,11 +136,7 @@ def read_header(path: Path, fail: Fail) -> MapHeader:
     orientation = attributes.get("orientation")
     if orientation != "orthogonal":
         raise fail(f"only orthogonal maps are supported, this one is {orientation!r}")
-    if str(attributes.get("infinite", "0")).lower() in ("1", "true"):
-        raise fail(
-            "infinite maps (chunked layers) are not supported: turn off the map's "
-            '"Infinite" property in Tiled and save again'
-        )
+    infinite = str(attributes.get("infinite", "0")).lower() in ("1", "true")
     width = _whole(attributes.get("width"), "width", fail, maximum=MAX_CELLS)
     height = _whole(attributes.get("height"), "height", fail, maximum=MAX_CELLS)
     if width * height > MAX_CELLS:
@@ -148,7 +147,7 @@ def read_header(path: Path, fail: Fail) -> MapHeader:
     tile_h = _whole(attributes.get("tileheight"), "tileheight", fail, maximum=MAX_TILE_PX)
     if tile_w != tile_h:
         raise fail(f"tiles must be square, these are {tile_w}x{tile_h} px")
-    return MapHeader(fmt, width, height, tile_w)
+    return MapHeader(fmt, width, height, tile_w, infinite)
 
 
 def _json_attributes(data: bytes, fail: Fail) -> dict[str, Any]:
@@ -174,7 +173,7 @@ def _json_attributes(data: bytes, fail: Fail) -> dict[str, Any]:
     return raw
 
 
-_COMPRESSIONS = ("", "zlib", "gzip")
+_COMPRESSIONS = ("", "zlib", "gzip", "zstd")
 
 # The fields the parser and the loader compute with, by what they must hold. pytiled_parser takes
 # a JSON value as it is, so a list where a number belongs would fail deep inside it; these are
@@ -238,7 +237,7 @@ def _check_json_layers(layers: object, fail: Fail, depth: int = 0) -> None:
         if compression not in _COMPRESSIONS:
             raise fail(
                 f"{where}: {str(compression)[:20]!r} compression is not supported "
-                "(use CSV, or base64 with zlib or gzip)"
+                "(use CSV, or base64 with zlib, gzip or zstd)"
             )
         if layer.get("type") == "group" and depth < 32:
             _check_json_layers(layer.get("layers", []), fail, depth + 1)
@@ -249,6 +248,8 @@ def _tmx_attributes(data: bytes, fail: Fail) -> tuple[dict[str, Any], list[str]]
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
         raise fail(f"malformed XML: {exc}") from None
+    except (LookupError, ValueError) as exc:  # encoding="x-bogus" in the XML declaration
+        raise fail(f"the XML declares an encoding Python cannot read ({exc})") from None
     except RecursionError:
         raise fail("the XML is nested too deeply to be a Tiled map") from None
     if root.tag != "map":
@@ -288,6 +289,8 @@ def _check_tileset_file(base_dir: Path, source: str, fail: Fail) -> None:
             root = ElementTree.fromstring(data)
         except ElementTree.ParseError as exc:
             raise tileset_fail(f"malformed XML: {exc}") from None
+        except (LookupError, ValueError, RecursionError) as exc:
+            raise tileset_fail(f"unreadable XML ({type(exc).__name__})") from None
         if root.tag != "tileset":
             raise tileset_fail(f"not a Tiled tileset (the XML root is <{root.tag[:40]}>)")
         return

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from engine.levels.kinds import Kind, Shape
 
 __all__ = [
+    "GroundShape",
     "ImageLayer",
     "Level",
     "LevelError",
@@ -44,6 +45,33 @@ def one_line(text: str, limit: int = 300) -> str:
     cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
     cleaned = " ".join(cleaned.split())
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 3] + "..."
+
+
+def escaped(text: str, limit: int = 120) -> str:
+    """A name as printed on a terminal: control characters, line breaks, escape sequences and
+    lone surrogates as backslash escapes, shortened to ``limit`` characters with ``...``."""
+    shown = "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for ch in text
+    )
+    shown = shown.encode("utf-8", "backslashreplace").decode("utf-8")
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+MAX_NAME_CHARS = 256
+"""Longest level name (the ``name`` map property): run files and split names record it."""
+
+
+def name_problem(name: str) -> str | None:
+    """Why a level name cannot be recorded, or None: one line, printable, at most
+    :data:`MAX_NAME_CHARS` characters, no lone surrogate."""
+    if len(name) > MAX_NAME_CHARS:
+        return f"is {len(name):,} characters long, more than the {MAX_NAME_CHARS} allowed"
+    if any(not ch.isprintable() for ch in name):
+        return "must be one line of printable characters (no line breaks or control characters)"
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):
+        return "holds a lone surrogate, which no file can store"
+    return None
 
 
 class LevelError(Exception):
@@ -132,6 +160,37 @@ class TileRect:
     row: int
     width_tiles: int
     height_tiles: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroundShape:
+    """Ground drawn as an object (a rectangle, polygon or polyline on a collision layer) or
+    stored on a tile by Tiled's tile collision editor, in engine px (y up).
+
+    Attributes:
+        points_px: The outline, in order (a rectangle's four corners).
+        closed: A polygon (True) or a polyline (False: ground along the line, no inside).
+        one_way: Landed on from above, passed from below (else solid from every side).
+        layer: The layer it came from (a tile layer, for a tile's collision shapes).
+    """
+
+    points_px: tuple[tuple[float, float], ...]
+    closed: bool = True
+    one_way: bool = False
+    layer: str = ""
+
+    @property
+    def bounds(self) -> Rect:
+        """The bounding box."""
+        xs = [x for x, _ in self.points_px]
+        ys = [y for _, y in self.points_px]
+        return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+    def scaled(self, factor: float) -> GroundShape:
+        """Every coordinate multiplied by ``factor``."""
+        return dataclasses.replace(
+            self, points_px=tuple((x * factor, y * factor) for x, y in self.points_px)
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,9 +362,12 @@ class Level:
         layers: Tile and image layers in drawing order, bottom first.
         tiles: The art of every tile the map uses, by gid (flip flags cleared).
         kinds: The kinds the objects use, by name (scaling reads their units).
-        conventions: ``"project"`` (this template's, strict) or ``"arcade"`` (arcade's
-            tutorial maps: layer names give meaning, what is unsupported is a warning).
-        warnings: One line each for what an ``arcade`` map uses that the engine ignores.
+        conventions: ``"project"`` (this template's, strict), ``"arcade"`` (arcade's
+            tutorial maps) or ``"foreign"`` (another engine's or tutorial's): for the last two,
+            names give meaning and what is unsupported is a warning.
+        warnings: One line each for what a foreign map uses that the engine leaves out.
+        ground_shapes: Ground from objects and tile collision shapes (foreign maps).
+        skipped_objects: How many of a foreign map's objects were left out (no known class).
         background_color: Tiled's map background colour ``(r, g, b)``, or None.
         properties: The map's custom properties.
     """
@@ -324,8 +386,10 @@ class Level:
     layers: tuple[TileLayer | ImageLayer, ...] = ()
     tiles: Mapping[int, TileArt] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     kinds: Mapping[str, Kind] = field(default_factory=lambda: MappingProxyType({}), hash=False)
-    conventions: Literal["project", "arcade"] = "project"
+    conventions: Literal["project", "arcade", "foreign"] = "project"
     warnings: tuple[str, ...] = ()
+    ground_shapes: tuple[GroundShape, ...] = ()
+    skipped_objects: int = 0
     background_color: tuple[int, int, int] | None = None
     properties: Mapping[str, Any] = field(default_factory=lambda: _frozen({}), hash=False)
 
@@ -344,6 +408,11 @@ class Level:
     def art_scale(self) -> float:
         """How much the art is scaled when drawn: ``tile_size_px / map_tile_px``."""
         return self.tile_size_px / self.map_tile_px
+
+    @property
+    def has_ground(self) -> bool:
+        """Whether anything can be stood on (tiles, one-way tiles or ground objects)."""
+        return bool(self.solid_rects or self.one_way_rects or self.ground_shapes)
 
     # -- objects ------------------------------------------------------------------------------
     def of_kind(self, kind: str) -> tuple[LevelObject, ...]:
@@ -432,4 +501,5 @@ class Level:
             one_way_rects=tuple(rect.scaled(factor) for rect in self.one_way_rects),
             objects=tuple(scale_object(obj) for obj in self.objects),
             layers=tuple(scale_layer(layer) for layer in self.layers),
+            ground_shapes=tuple(shape.scaled(factor) for shape in self.ground_shapes),
         )

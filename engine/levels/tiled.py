@@ -31,11 +31,23 @@ import pytiled_parser
 from pytiled_parser import layer as tiled_layer
 from pytiled_parser import tiled_object
 
-from engine.levels.conventions import Conventions, conventions_for
+from engine.levels.conventions import (
+    GENERIC_CONVENTIONS,
+    Conventions,
+    MapConventions,
+    conventions_for,
+)
 from engine.levels.kinds import Kind, KindRegistry, ObjectRef, PropError, Shape
-from engine.levels.map_file import MapHeader, check_image, read_header, resolve_image
+from engine.levels.map_file import (
+    MAX_CELLS,
+    MapHeader,
+    check_image,
+    read_header,
+    resolve_image,
+)
 from engine.levels.merge import mask_gid, merge_tiles, tile_rect_to_px
 from engine.levels.model import (
+    GroundShape,
     ImageLayer,
     Level,
     LevelError,
@@ -43,8 +55,10 @@ from engine.levels.model import (
     Rect,
     TileArt,
     TileLayer,
+    name_problem,
     one_line,
 )
+from engine.levels.tiled_compat import prepared_map, quiet_stdout
 
 __all__ = ["MAX_COORDINATE_PX", "load_level"]
 
@@ -63,13 +77,19 @@ _SHAPES: Mapping[type, Shape] = {
 }
 
 
-def load_level(path: Path | str, kinds: KindRegistry | None = None) -> Level:
+def load_level(
+    path: Path | str,
+    kinds: KindRegistry | None = None,
+    conventions: MapConventions | None = None,
+) -> Level:
     """Load one Tiled map (the conventions are in :mod:`engine.levels` and levels/README.md).
 
     Args:
         path: The map file. External tilesets and images are looked up relative to it (or in
             arcade's resources, for ``:resources:`` paths).
         kinds: The kinds objects may have (default: only the engine's).
+        conventions: The names that give a foreign map's layers and objects meaning (default:
+            :data:`~engine.levels.conventions.GENERIC_CONVENTIONS`; a game passes its own).
 
     Returns:
         The level in map pixels, y up (see :meth:`Level.scaled` for the game's tile size).
@@ -83,20 +103,51 @@ def load_level(path: Path | str, kinds: KindRegistry | None = None) -> Level:
     def fail(detail: str) -> LevelError:
         return LevelError(source, detail)
 
+    header, parsed = _parse(path, fail)
+    return _Builder(
+        path, header, parsed, kinds or KindRegistry(), conventions or GENERIC_CONVENTIONS
+    ).build()
+
+
+def _parse(
+    path: Path, fail: Callable[[str], LevelError]
+) -> tuple[MapHeader, pytiled_parser.TiledMap]:
+    """Check a map file, rewrite it as the current Tiled saves it and parse it (one line on
+    any problem)."""
+    file_name = path.name
+    if file_name != file_name.strip() or not file_name.isprintable():
+        raise fail(
+            "the file name starts or ends with whitespace or holds control characters, which "
+            "replays and run files cannot record: rename the file"
+        )
     header = read_header(path, fail)
     try:
-        parsed = pytiled_parser.parse_map(path, encoding="utf-8-sig")  # a BOM is fine
+        # The map as the current Tiled saves it (older headers, mixed formats, compressed and
+        # chunked data fixed at our edge: engine.levels.tiled_compat), parsed without a word
+        # on stdout.
+        with prepared_map(path, fail, MAX_CELLS) as prepared, quiet_stdout():
+            parsed = pytiled_parser.parse_map(prepared, encoding="utf-8")
     except LevelError:
         raise
     except RecursionError:
         raise fail("the map is nested too deeply to read") from None
     except Exception as exc:  # pytiled_parser raises whatever a malformed file makes it raise
         raise fail(_parser_problem(exc)) from None
-    return _Builder(path, header, parsed, kinds or KindRegistry()).build()
+    if header.infinite:  # laid out on a finite grid: its size is the painted area's
+        header = MapHeader(
+            header.format, int(parsed.map_size.width), int(parsed.map_size.height), header.tile_px
+        )
+    return header, parsed
 
 
 def _parser_problem(exc: BaseException) -> str:
     """One line for an exception pytiled_parser raised on a malformed file."""
+    if isinstance(exc, NotImplementedError):  # templates of the other format (parser limit)
+        return (
+            "an object template is in the other format than the map (a .tj template in a TMX "
+            "map, or a .tx in a JSON map), which pytiled_parser cannot read: save the template "
+            "in the map's format"
+        )
     if isinstance(exc, KeyError):
         return f"not a map Tiled wrote: missing {one_line(str(exc), 60)}"
     if isinstance(exc, FileNotFoundError):
@@ -125,7 +176,12 @@ class _Builder:
     """One map being turned into a :class:`Level`."""
 
     def __init__(
-        self, path: Path, header: MapHeader, parsed: pytiled_parser.TiledMap, kinds: KindRegistry
+        self,
+        path: Path,
+        header: MapHeader,
+        parsed: pytiled_parser.TiledMap,
+        kinds: KindRegistry,
+        names: MapConventions,
     ) -> None:
         self.path = path
         self.source = str(path)
@@ -142,12 +198,15 @@ class _Builder:
         self.open_columns: dict[tuple[str, int, str], tuple[int, int]] = {}
         self.tile_classes: dict[int, str] = {}
         self.tile_properties: dict[int, Mapping[str, Any]] = {}
+        self.tile_shapes: dict[int, list[tuple[list[tuple[float, float]], bool]]] = {}
+        self.ground: list[GroundShape] = []
+        self.skipped = 0
         self.known_gids: set[int] = set()
         self.objects: list[LevelObject] = []
         self.raw_refs: list[tuple[LevelObject, Kind]] = []
         self.next_id = max(int(parsed.next_object_id or 1), 1)
         self.conventions: Conventions = conventions_for(
-            [flat.layer for flat in self.flatten(parsed.layers)], kinds, self.error
+            [flat.layer for flat in self.flatten(parsed.layers)], kinds, self.error, names
         )
 
     # -- errors -------------------------------------------------------------------------------
@@ -167,6 +226,7 @@ class _Builder:
         naming the layer (so a hundred objects with one problem are one line)."""
         if self.conventions.strict:
             raise self.error(detail, where)
+        self.skipped += 1
         self.conventions.warn(f"{layer_where}: {detail}: left out")
 
     # -- the whole map ------------------------------------------------------------------------
@@ -178,6 +238,9 @@ class _Builder:
         name = props.get("name", self.path.stem)
         if not isinstance(name, str) or not name.strip():
             raise self.error('property "name" must be a non-empty string', "map properties")
+        problem = name_problem(name.strip())
+        if problem is not None:
+            raise self.error(f'property "name" {problem}', "map properties")
         self.read_tilesets()
         solid = [[False] * self.width for _ in range(self.height)]
         one_way = [[False] * self.width for _ in range(self.height)]
@@ -188,12 +251,20 @@ class _Builder:
                 layers.append(self.tile_layer(flat, solid, one_way))
             elif isinstance(layer, tiled_layer.ObjectLayer):
                 for item in layer.tiled_objects:
-                    self.add_object(item, flat)
+                    role = self.conventions.ground_object(item, layer)
+                    if role != "decor":
+                        self.add_ground_object(item, flat, one_way=role == "one_way")
+                    else:
+                        self.add_object(item, flat)
             elif isinstance(layer, tiled_layer.ImageLayer):
                 layers.append(self.image_layer(flat))
+        self._any_ground_tiles = any(map(any, solid)) or any(map(any, one_way))
         present = {obj.kind for obj in self.objects}
+        footing = solid
+        if not self.conventions.strict:
+            footing = self.footing(solid, one_way)
         for obj in self.conventions.default_objects(
-            self.width, self.height, self.tile_px, solid, present
+            self.width, self.height, self.tile_px, footing, present
         ):
             self.objects.append(self.with_fresh_id(obj))
         self.resolve_references()
@@ -225,6 +296,8 @@ class _Builder:
             ),
             conventions=self.conventions.name,
             warnings=self.conventions.summary(),
+            ground_shapes=tuple(self.ground),
+            skipped_objects=self.skipped,
             background_color=(color.red, color.green, color.blue) if color is not None else None,
             properties=MappingProxyType(props),
         )
@@ -291,6 +364,10 @@ class _Builder:
                     self.tile_classes[gid] = tile.class_
                 if tile.properties:
                     self.tile_properties[gid] = dict(tile.properties)
+                if tile.objects is not None and not self.conventions.strict:
+                    shapes = self.tile_collision(tile, where)
+                    if shapes:
+                        self.tile_shapes[gid] = shapes
             for local, tile in tiles.items():
                 gid = firstgid + int(local)
                 if tile.animation and gid in self.art:
@@ -367,12 +444,18 @@ class _Builder:
                 cells.append(gid)
                 if not gid:
                     continue
-                kind_name = layer_kind or self.tile_classes.get(mask_gid(gid))
+                tile_class = self.tile_classes.get(mask_gid(gid))
+                kind_name = layer_kind or (
+                    self.conventions.tile_kind(tile_class) if tile_class else None
+                )
                 kind = self.kinds.get(kind_name) if kind_name is not None else None
                 if role == "decor" and kind is not None:
                     self.add_cell_object(kind.name, gid, column, row_index, flat)
                     if not kind.merge_tiles:
                         cells[-1] = 0  # the object's entity draws it
+                    continue
+                if role == "decor" and mask_gid(gid) in self.tile_shapes:
+                    self.add_tile_ground(mask_gid(gid), column, row_index, flat)
                     continue
                 if role != "decor":
                     grid, other = (solid, one_way) if role == "solid" else (one_way, solid)
@@ -432,7 +515,10 @@ class _Builder:
         )
         where = f"{flat.where}, the tile at column {column}, row {row}"
         raw_props = dict(self.tile_properties.get(mask_gid(gid), {}))
-        props = self.checked_properties(kind, raw_props, where)
+        checked = self.object_properties(kind, raw_props, where, flat.where)
+        if checked is None:
+            return
+        props = checked
         if kind.merge_tiles:
             key = (flat.layer.name, column, kind.name)
             above = self.open_columns.get(key)
@@ -460,6 +546,94 @@ class _Builder:
         if any(prop.type is ObjectRef for prop in kind.props):
             self.raw_refs.append((obj, kind))
 
+    # -- ground from objects ------------------------------------------------------------------
+    def tile_collision(self, tile: Any, where: str) -> list[tuple[list[tuple[float, float]], bool]]:
+        """The shapes Tiled's tile collision editor stored on a tile: outlines in the tile's
+        own px (y down from its top-left), each with whether it is closed."""
+        shapes = []
+        for item in getattr(tile.objects, "tiled_objects", None) or []:
+            outline = self.outline(item, f"{where}, tile {tile.id} collision")
+            if outline is not None:
+                shapes.append(outline)
+        return shapes
+
+    def outline(
+        self, item: tiled_object.TiledObject, where: str
+    ) -> tuple[list[tuple[float, float]], bool] | None:
+        """An object's outline in map px, y down (a polyline open), or None for a point."""
+        x = _number(item.coordinates.x, "x", where, self)
+        y = _number(item.coordinates.y, "y", where, self)
+        w = _number(item.size.width, "width", where, self)
+        h = _number(item.size.height, "height", where, self)
+        if isinstance(item, tiled_object.Polygon | tiled_object.Polyline):
+            points = [
+                (x + _number(p.x, "x", where, self), y + _number(p.y, "y", where, self))
+                for p in item.points or []
+            ]
+            closed = isinstance(item, tiled_object.Polygon)
+            if len(points) < (3 if closed else 2):
+                return None
+            return points, closed
+        if isinstance(item, tiled_object.Tile):
+            y -= h  # a tile object is anchored at its bottom-left
+        if w <= 0 or h <= 0 or isinstance(item, tiled_object.Point | tiled_object.Text):
+            return None
+        return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], True
+
+    def add_ground(
+        self,
+        points_down: list[tuple[float, float]],
+        closed: bool,
+        one_way: bool,
+        offset: tuple[float, float],
+        layer: str,
+    ) -> None:
+        """One ground shape: map px (y down) plus ``offset`` to engine px (y up)."""
+        dx, dy = offset
+        points = tuple((x + dx, self.height_px - (y + dy)) for x, y in points_down)
+        self.ground.append(GroundShape(points, closed, one_way, layer))
+
+    def add_tile_ground(self, gid: int, column: int, row: int, flat: _Flat) -> None:
+        """The collision shapes of the tile painted at ``(column, row)``."""
+        art = self.art.get(gid)
+        tile_h = art.height_px if art is not None and art.height_px else self.tile_px
+        left = column * self.tile_px + flat.offset[0]
+        top = (row + 1) * self.tile_px - tile_h + flat.offset[1]  # tall tiles grow upwards
+        for points, closed in self.tile_shapes[gid]:
+            self.add_ground(points, closed, False, (left, top), flat.layer.name)
+
+    def add_ground_object(self, item: tiled_object.TiledObject, flat: _Flat, one_way: bool) -> None:
+        """An object on a collision layer (or of a ground class): ground, not a thing."""
+        where = _object_where(item)
+        rotation = float(item.rotation or 0) if isinstance(item.rotation, int | float) else 0.0
+        if rotation:
+            self.warn_or_fail("a rotated ground object is not supported", where, flat.where)
+            return
+        gid = mask_gid(item.gid) if isinstance(item, tiled_object.Tile) else 0
+        if gid and gid in self.tile_shapes:
+            x = _number(item.coordinates.x, "x", where, self)
+            y = _number(item.coordinates.y, "y", where, self)
+            w = _number(item.size.width, "width", where, self)
+            h = _number(item.size.height, "height", where, self)
+            art = self.art.get(gid)
+            scale_x = w / art.width_px if art is not None and art.width_px else 1.0
+            scale_y = h / art.height_px if art is not None and art.height_px else 1.0
+            for points, closed in self.tile_shapes[gid]:
+                scaled = [(px * scale_x, py * scale_y) for px, py in points]
+                self.add_ground(
+                    scaled,
+                    closed,
+                    one_way,
+                    (x + flat.offset[0], y - h + flat.offset[1]),
+                    flat.layer.name,
+                )
+            return
+        outline = self.outline(item, where)
+        if outline is None:
+            return
+        points, closed = outline
+        self.add_ground(points, closed, one_way, flat.offset, flat.layer.name)
+
     def add_object(self, item: tiled_object.TiledObject, flat: _Flat) -> None:
         where = _object_where(item)
         if isinstance(item, tiled_object.Text):
@@ -474,12 +648,10 @@ class _Builder:
         for extra in extras:
             self.objects.append(self.with_fresh_id(extra))
         if not class_name:
-            self.warn_or_fail(
-                f"object has no class (set its Class in Tiled to one of: "
-                f"{', '.join(self.kinds.names)})",
-                where,
-                flat.where,
-            )
+            detail = "object has no class"
+            if self.conventions.strict:
+                detail += f" (set its Class in Tiled to one of: {', '.join(self.kinds.names)})"
+            self.warn_or_fail(detail, where, flat.where)
             return
         kind = self.kinds.get(class_name)
         if kind is None:
@@ -500,7 +672,10 @@ class _Builder:
             raise self.error(f"a {kind.name} needs a width and height > 0", where)
         if kind.needs_area and shape == "point":
             raise self.error(f"a {kind.name} must be a rectangle, not a point", where)
-        props = self.checked_properties(kind, raw_props, where)
+        checked = self.object_properties(kind, raw_props, where, flat.where)
+        if checked is None:
+            return
+        props = checked
         gid = 0
         if isinstance(item, tiled_object.Tile):
             gid = self.check_gid(item.gid, where, "the tile object")
@@ -518,11 +693,16 @@ class _Builder:
         self.objects.append(obj)
         self.raw_refs.append((obj, kind))
 
-    def checked_properties(self, kind: Kind, raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    def object_properties(
+        self, kind: Kind, raw: Mapping[str, Any], where: str, layer_where: str
+    ) -> dict[str, Any] | None:
+        """An object's checked properties; None when a foreign map's object is left out for
+        them (a warning), an error in strict conventions."""
         try:
             return kind.check_properties(raw)
         except PropError as exc:
-            raise self.error(f"{kind.name} {exc}", where) from None
+            self.warn_or_fail(f"{kind.name} {exc}", where, layer_where)
+            return None
 
     def geometry(
         self, item: tiled_object.TiledObject, shape: Shape, flat: _Flat, where: str
@@ -553,6 +733,48 @@ class _Builder:
             ys = [p[1] for p in points]
             return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)), points
         return Rect(x, self.height_px - (y_down + height), width, height), ()
+
+    def footing(self, solid: list[list[bool]], one_way: list[list[bool]]) -> list[list[bool]]:
+        """The cells something can stand on: solid and one-way tiles, and the cells whose
+        centre lies in a ground shape's bounding box (a thin line marks the row it crosses)."""
+        grid = [
+            [a or b for a, b in zip(r1, r2, strict=True)]
+            for r1, r2 in zip(solid, one_way, strict=True)
+        ]
+        tile = self.tile_px
+        for shape in self.ground:
+            box = shape.bounds
+            first_col = max(0, int((box.left_px) // tile))
+            last_col = min(self.width - 1, int((box.right_px - 1e-6) // tile))
+            top_row = max(0, int((self.height_px - box.top_px) // tile))
+            bottom_row = min(self.height - 1, int((self.height_px - box.bottom_px - 1e-6) // tile))
+            if top_row >= self.height or bottom_row < 0:
+                continue  # outside the map
+            for row in range(top_row, max(bottom_row, top_row) + 1):
+                for column in range(first_col, last_col + 1):
+                    grid[row][column] = True
+        return grid
+
+    def missing_foreign(self, kind: str) -> str:
+        """What to do when a foreign map has no object of a required kind (one line)."""
+        candidates = _candidate_names(self.parsed)
+        listed = ", ".join(f'"{name}"' for name in candidates[:12]) or "none"
+        if len(candidates) > 12:
+            listed += f" and {len(candidates) - 12} more"
+        if kind == "player_start" and not any((self.solid_rects_present(), self.ground)):
+            return (
+                "no start found and no ground to start on: no layer is named like ground "
+                f"(Collision, Ground, Platforms...) and no object like a start; objects: {listed}. "
+                'Give the start object the class "player_start" and the ground layer the name '
+                '"solid", or add the names to the game\'s map conventions'
+            )
+        return (
+            f"no {kind} found: no object is classed or named like one (objects: {listed}); "
+            f'give one the class "{kind}", or add its name to the game\'s map conventions'
+        )
+
+    def solid_rects_present(self) -> bool:
+        return self._any_ground_tiles
 
     def resolve_references(self) -> None:
         """Turn object-reference properties (ids or names) into checked object ids."""
@@ -600,10 +822,24 @@ class _Builder:
             self.objects = [resolved.get(obj.id, obj) for obj in self.objects]
 
     def check_counts(self) -> None:
-        """Each kind's ``min_count``/``max_count`` per level."""
+        """Each kind's ``min_count``/``max_count`` per level (a foreign map keeps the first
+        objects and drops the extra ones, with a warning)."""
         for kind in self.kinds:
             found = [obj for obj in self.objects if obj.kind == kind.name]
             shapes = " or ".join(kind.shapes)
+            if not self.conventions.strict and kind.max_count is not None:
+                surplus = found[kind.max_count :]
+                if surplus:
+                    dropped = {id(obj) for obj in surplus}
+                    self.objects = [obj for obj in self.objects if id(obj) not in dropped]
+                    self.skipped += len(surplus)
+                    self.conventions.warn(
+                        f"{len(surplus)} more {kind.name} object(s) left out "
+                        f"({found[0].label} is the one used)"
+                    )
+                    found = found[: kind.max_count]
+            if len(found) < kind.min_count and not self.conventions.strict:
+                raise self.error(self.missing_foreign(kind.name))
             if len(found) < kind.min_count:
                 need = "exactly one" if kind.max_count == 1 else f"at least {kind.min_count}"
                 raise self.error(
@@ -616,6 +852,37 @@ class _Builder:
                     f"{kind.max_count} allowed)",
                     extra.label,
                 )
+
+
+def object_names(path: Path | str) -> list[str]:
+    """Every object's class or name in a map (for a message listing what a map has).
+
+    Raises:
+        LevelError: The map cannot be read (one line).
+    """
+    path = Path(path)
+
+    def fail(detail: str) -> LevelError:
+        return LevelError(str(path), detail)
+
+    return _candidate_names(_parse(path, fail)[1])
+
+
+def _candidate_names(parsed: pytiled_parser.TiledMap) -> list[str]:
+    """Every object's class or name, for a message listing what a map has."""
+    names: dict[str, None] = {}
+
+    def visit(layers: list[tiled_layer.Layer], depth: int = 0) -> None:
+        for layer in layers:
+            if isinstance(layer, tiled_layer.LayerGroup) and depth < _MAX_GROUP_DEPTH:
+                visit(layer.layers or [], depth + 1)
+            for item in getattr(layer, "tiled_objects", None) or []:
+                text = str(item.class_ or item.name or "")
+                if text:
+                    names[one_line(text, 40)] = None
+
+    visit(parsed.layers)
+    return list(names)
 
 
 def _object_where(item: tiled_object.TiledObject) -> str:

@@ -3,7 +3,12 @@
 Each case is a mutation of a bundled level (``levels/level1.json``; its tileset and
 backgrounds are linked beside the file, so only the mutation differs). Six kinds of damage:
 values of the wrong type anywhere, missing keys, huge sizes, deep nesting, bad gids (cells and
-tile objects) and bad properties. For each case:
+tile objects) and bad properties. Four more families are built around it: special files
+(templates, tilesets and images that are FIFOs, devices, directories or links to them),
+compression bombs in tile data, Unicode edge cases in every name (lone surrogates, escapes,
+bidi overrides, line breaks, long names; in the map, its layers, objects and file name), and
+TMX-specific attributes (XML encodings, Tiled 1.0 headers, ids, data encodings, chunks). For
+each case:
 
 * the checker, ``python -m engine.levels --kinds game.kinds FILE`` (its ``main``, in process),
   exits 0, or exits 2 with exactly one error line naming the file (warnings aside);
@@ -15,11 +20,15 @@ Counts per category (cases, accepted, clean errors, tracebacks) print at the end
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import copy
+import gzip
 import io
 import json
 import os
+import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.levels.__main__ import main as check_levels
+from engine.levels.model import escaped
 from tests.fuzz.conftest import TALLY, assert_one_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,16 +162,36 @@ def game_loader(gl_window: Any) -> Iterator[Callable[[Path], None]]:
     engine.close()
 
 
-def check(category: str, text: str, folder: Path, load: Callable[[Path], None]) -> None:
-    """Run the checker on ``text``; load what it accepts in the game; count the case."""
-    path = folder / "fuzz.json"
-    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+def check(
+    category: str,
+    text: str | bytes,
+    folder: Path,
+    load: Callable[[Path], None],
+    name: str = "fuzz.json",
+) -> None:
+    """Run the checker on ``text`` (saved as ``name``); load what it accepts in the game; count
+    the case."""
+    path = folder / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    try:
+        check_path(category, path, load)
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def check_path(category: str, path: Path, load: Callable[[Path], None]) -> None:
+    """The checker (with the game's kinds and conventions) on ``path``, then the game."""
     counts = TALLY[f"levels: {category}"]
     counts["cases"] += 1
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = check_levels(["--kinds", "game.kinds", str(path)])
+            status = check_levels(
+                ["--kinds", "game.kinds", "--conventions", "game.conventions", str(path)]
+            )
     except Exception:
         counts["tracebacks"] += 1
         raise
@@ -169,7 +199,7 @@ def check(category: str, text: str, folder: Path, load: Callable[[Path], None]) 
         errors = [line for line in err.getvalue().splitlines() if not line.startswith("warning:")]
         assert len(errors) == 1, err.getvalue()[:500]
         assert_one_line(errors[0], "level error: ", limit=1000)
-        assert str(path) in errors[0], errors[0]  # it names the file
+        assert escaped(str(path), 200)[:60] in errors[0] or "file name" in errors[0], errors[0]
         counts["clean errors"] += 1
         return
     assert status == 0, (status, err.getvalue()[:500])
@@ -258,3 +288,147 @@ def test_bad_properties(data: st.DataObject, folder: Path, game_loader: Any) -> 
             target = data.draw(st.sampled_from([(), ("layers", 4), *OBJECT_PATHS]))
             get(doc, target)["properties"] = data.draw(properties)
     check("bad properties", json.dumps(doc), folder, game_loader)
+
+
+# -- special files, bombs, Unicode, TMX (issue 25) ------------------------------------------------
+
+SPECIAL = ("/dev/zero", "/dev/null", "/dev/urandom", "fifo", "directory", "link to /dev/zero")
+
+
+def special_file(folder: Path, kind: str) -> str:
+    """A path in ``folder`` (or a device) that is not a bounded regular file."""
+    if kind.startswith("/dev/"):
+        return kind
+    target = folder / f"special-{kind.replace(' ', '-').replace('/', '')}"
+    if not target.exists() and not target.is_symlink():
+        if kind == "fifo":
+            os.mkfifo(target)
+        elif kind == "directory":
+            target.mkdir()
+        else:
+            target.symlink_to("/dev/zero")
+    return target.name
+
+
+@pytest.mark.gl
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_special_files(data: st.DataObject, folder: Path, game_loader: Any) -> None:
+    doc = copy.deepcopy(BASE)
+    target = special_file(folder, data.draw(st.sampled_from(SPECIAL)))
+    where = data.draw(st.sampled_from(["tileset", "template", "image layer"]))
+    if where == "tileset":
+        doc["tilesets"][0]["source"] = target
+    elif where == "template":
+        obj = get(doc, data.draw(st.sampled_from(OBJECT_PATHS)))
+        obj["template"] = target
+    else:
+        layer = next(layer for layer in doc["layers"] if layer["type"] == "imagelayer")
+        layer["image"] = target
+    check("special files", json.dumps(doc), folder, game_loader)
+
+
+@pytest.mark.gl
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_compression_bombs(data: st.DataObject, folder: Path, game_loader: Any) -> None:
+    doc = copy.deepcopy(BASE)
+    layer = doc["layers"][data.draw(st.sampled_from(TILE_LAYERS))]
+    cells = len(layer["data"])
+    size = data.draw(
+        st.sampled_from([cells * 4, cells * 4 - 4, cells * 4 + 4, 10**6, 3 * 10**7])
+        | st.integers(0, 10**5)
+    )
+    compression = data.draw(st.sampled_from(["zlib", "gzip", "zstd", "", "lz4"]))
+    raw = bytes(size)
+    packed = {
+        "zlib": lambda b: zlib.compress(b, 9),
+        "gzip": lambda b: gzip.compress(b, 9),
+    }.get(compression, lambda b: b[:4096])(raw)
+    layer.update(encoding="base64", compression=compression, data=base64.b64encode(packed).decode())
+    started = time.perf_counter()
+    check("compression bombs", json.dumps(doc), folder, game_loader)
+    assert time.perf_counter() - started < 30  # bounded: never inflated past the layer's size
+
+
+odd_text = st.lists(
+    st.characters(codec=None, categories=None, exclude_characters="\x00")
+    | st.sampled_from(["\ud800", "\udfff", "\x1b[31m", "\u202e", "\n", "\r", "\t", "\x07"]),
+    max_size=20,
+).map("".join) | st.builds(
+    lambda c, n: c * n, st.sampled_from(["a", "é", "\u202e"]), st.integers(200, 3000)
+)
+
+
+@pytest.mark.gl
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_unicode_names(data: st.DataObject, folder: Path, game_loader: Any) -> None:
+    doc = copy.deepcopy(BASE)
+    text = data.draw(odd_text)
+    where = data.draw(st.sampled_from(["map name", "layer name", "object name", "file name"]))
+    name = "fuzz.json"
+    if where == "map name":
+        doc["properties"][0]["value"] = text
+    elif where == "layer name":
+        data.draw(st.sampled_from(doc["layers"]))["name"] = text
+    elif where == "object name":
+        get(doc, data.draw(st.sampled_from(OBJECT_PATHS)))["name"] = text
+    else:
+        safe = "".join(ch for ch in text if ch not in "/\x00" and not 0xD800 <= ord(ch) <= 0xDFFF)
+        name = (safe[:60] or " ") + ".json"
+    check("unicode names", json.dumps(doc), folder, game_loader, name=name)
+
+
+TMX_TEMPLATE = """<?xml version="1.0" encoding="{encoding}"?>
+<map {version} orientation="orthogonal" width="{width}" height="4" tilewidth="128"
+ tileheight="128" {infinite}>
+ <tileset firstgid="1" source="tiles/tiles.tsj"/>
+ <layer id="{layer_id}" name="solid" width="{width}" height="4">
+  <data {data_attrs}>{data}</data>
+ </layer>
+ <objectgroup id="2" name="objects">
+  <object id="{object_id}" name="start" type="player_start" x="64" y="380"><point/></object>
+  <object id="11" name="goal" type="exit" x="500" y="256" width="128" height="128"/>
+ </objectgroup>
+</map>
+"""
+
+
+@pytest.mark.gl
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_tmx_attributes(data: st.DataObject, folder: Path, game_loader: Any) -> None:
+    width = data.draw(st.sampled_from(["6", "0", "-1", "x", "99999999", "6"]))
+    cells = [0] * 18 + [1] * 6
+    data_encoding = data.draw(st.sampled_from(["csv", "base64", "xml", "bogus", "chunks"]))
+    raw = b"".join(g.to_bytes(4, "little") for g in cells)
+    if data_encoding == "csv":
+        attrs, body = 'encoding="csv"', ",".join(map(str, cells))
+    elif data_encoding == "base64":
+        compression = data.draw(st.sampled_from(["", "zlib", "gzip", "zstd", "x"]))
+        packed = zlib.compress(raw) if compression == "zlib" else raw
+        packed = gzip.compress(raw) if compression == "gzip" else packed
+        attrs = f'encoding="base64" compression="{compression}"'
+        body = base64.b64encode(packed).decode()
+    elif data_encoding == "xml":
+        attrs, body = "", "".join(f'<tile gid="{g}"/>' for g in cells)
+    elif data_encoding == "chunks":
+        x = data.draw(st.sampled_from(["0", "-16", "2147483647", "-99999999999", "a"]))
+        attrs = 'encoding="csv"'
+        body = f'<chunk x="{x}" y="0" width="6" height="4">{",".join(map(str, cells))}</chunk>'
+    else:
+        attrs, body = 'encoding="bogus"', "1,2"
+    text = TMX_TEMPLATE.format(
+        encoding=data.draw(st.sampled_from(["UTF-8", "x-bogus", "latin-1", "UTF-16", "ascii"])),
+        version=data.draw(
+            st.sampled_from(['version="1.0"', 'version="1.10" tiledversion="1.10"', ""])
+        ),
+        width=width,
+        infinite=data.draw(st.sampled_from(['infinite="0"', 'infinite="1"', "", 'infinite="x"'])),
+        layer_id=data.draw(st.sampled_from(["1", "0", str(2**63), "-5", "one"])),
+        object_id=data.draw(st.sampled_from(["10", str(2**63), str(2**31), "-1", "1e3", "10"])),
+        data_attrs=attrs,
+        data=body,
+    )
+    check("tmx attributes", text.encode("utf-8"), folder, game_loader, name="fuzz.tmx")

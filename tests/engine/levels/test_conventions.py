@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from engine.levels import LevelError, load_level
+from engine.levels.conventions import GENERIC_CONVENTIONS
+from game.conventions import CONVENTIONS
 from game.kinds import KINDS
 
 ARCADE_MAPS = Path(find_spec("arcade").origin).parent / "resources" / "assets" / "tiled_maps"  # type: ignore[arg-type]
@@ -45,7 +47,7 @@ def test_arcade_ships_the_maps_we_expect() -> None:
 @pytest.mark.parametrize("path", ALL_MAPS, ids=lambda p: p.name)
 def test_every_map_arcade_ships_loads_or_is_refused_in_one_line(path: Path) -> None:
     try:
-        level = load_level(path, KINDS)
+        level = load_level(path, KINDS, CONVENTIONS)
     except LevelError as exc:
         assert path.name not in PLAYABLE, str(exc)
         assert "\n" not in str(exc) and str(exc).startswith(f"level error: {path}")
@@ -57,7 +59,7 @@ def test_every_map_arcade_ships_loads_or_is_refused_in_one_line(path: Path) -> N
 
 
 def test_arcade_layers_become_the_games_kinds() -> None:
-    level = load_level(ARCADE_MAPS / "map_with_ladders.json", KINDS)
+    level = load_level(ARCADE_MAPS / "map_with_ladders.json", KINDS, CONVENTIONS)
     kinds = {obj.kind for obj in level.objects}
     assert {"coin", "walker", "ladder", "moving_platform", "hazard"} <= kinds
     enemies = level.of_kind("walker")  # arcade's "Enemies" are the game's walkers ("enemy")
@@ -68,7 +70,8 @@ def test_arcade_layers_become_the_games_kinds() -> None:
     (platform,) = level.moving_platforms
     path = level.ref(platform, "path").points_px
     assert path[0][0] == path[1][0]  # it moves up and down between its boundaries
-    assert level.warnings == ()  # the game knows every kind this map uses
+    # the game knows every kind this map uses: only the defaults it supplied are mentioned
+    assert all(w.startswith(("no start object", "no exit object")) for w in level.warnings)
     # Painted ladder tiles merge into one ladder per column, and stay drawn in their layer.
     ladders = level.of_kind("ladder")
     assert all(obj.gid == 0 and obj.rect.height_px >= obj.rect.width_px for obj in ladders)
@@ -76,15 +79,25 @@ def test_arcade_layers_become_the_games_kinds() -> None:
 
 
 def test_without_the_games_kinds_unsupported_layers_are_warnings_not_refusals() -> None:
-    level = load_level(ARCADE_MAPS / "map_with_ladders.json")
+    level = load_level(ARCADE_MAPS / "map_with_ladders.json", conventions=CONVENTIONS)
     assert level.conventions == "arcade"
     warnings = " | ".join(level.warnings)
     assert 'layer "Enemies": unknown object class "enemy"' in warnings and "(3 times)" in warnings
     assert 'layer "Ladders": no kind "ladder" is registered' in warnings
+    assert level.skipped_objects == 3
+
+
+def test_the_engine_names_no_game_kinds() -> None:
+    """Ladders and crates are the sample game's: the generic conventions leave them as art."""
+    assert GENERIC_CONVENTIONS.layer_kind("Ladders") is None
+    assert CONVENTIONS.layer_kind("ladders") == "ladder"
+    level = load_level(ARCADE_MAPS / "map_with_ladders.json", KINDS, GENERIC_CONVENTIONS)
+    assert not level.of_kind("ladder")
+    assert not any("Ladders" in w for w in level.warnings)
 
 
 def test_a_map_without_start_or_exit_gets_the_documented_defaults() -> None:
-    level = load_level(ARCADE_MAPS / "level_1.json", KINDS)
+    level = load_level(ARCADE_MAPS / "level_1.json", KINDS, CONVENTIONS)
     start = level.player_start
     x, feet = start.feet_px
     column = int(x // level.tile_size_px)
