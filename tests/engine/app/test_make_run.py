@@ -38,3 +38,39 @@ def test_check_says_whether_the_file_is_up_to_date(
     assert main(["--output", str(stale)]) == 0
     assert main(["--check", "--output", str(stale)]) == 0
     assert stale.read_bytes() == BUNDLED_RUN.read_bytes()
+
+
+@pytest.mark.slow
+def test_the_run_maker_plays_with_the_games_config(tmp_path: Path) -> None:
+    """A tuned game's bundled run is made (and verifies) with its config.toml's settings."""
+    import json
+
+    from engine.app.run_file import RunSettings
+    from engine.config import load_config
+
+    config_file = tmp_path / "config.toml"
+    config_file.write_text("[player]\ncoyote_time_s = 0.12\n", encoding="utf-8")
+    output = tmp_path / "run.json"
+    assert main(["--game", "game", "--config", str(config_file), "--output", str(output)]) == 0
+    data = json.loads(output.read_text(encoding="utf-8"))
+    assert data["settings"]["player"]["coyote_time_s"] == 0.12
+    tuned = RunSettings.from_config(load_config(config_file, extra_sections=SECTIONS), SECTIONS)
+    levels = [p.name for p in bundled_levels(LEVELS_DIR)]
+    run = read_run(output, SECTIONS)
+    assert verify_run(GAME, run, LEVELS_DIR, levels, settings=tuned).verified
+    assert not verify_run(GAME, run, LEVELS_DIR, levels).verified  # not the defaults' run
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["--game", "no_such_game"], "cannot import the game"),
+        (["--game", "game", "--config", "/dev/null/x.toml"], "x.toml"),
+    ],
+)
+def test_a_bad_game_or_config_is_one_line_and_exit_2(
+    argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and len(err.strip().splitlines()) == 1
