@@ -25,6 +25,12 @@ What a save replaces (:func:`save_target`):
 When the usual place cannot be written at all (a read-only folder, a full disk, a file where a
 folder should be), :func:`write_atomic_first` tries a list of places in turn and says which one
 took the file, so a file that matters (a speedrun's run file) is never dropped.
+
+A file that must never replace another one (a run file named after the moment it was saved:
+two games finishing in the same second would pick the same name) is saved with
+:func:`write_atomic_new` (or ``write_atomic_first(..., new_name=True)``): its name is first
+taken with an exclusive create (:func:`~engine.storage.unique_name.reserve_new_name`), so the
+second game gets ``run-...-2.json``; then the bytes replace that empty reservation atomically.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.storage.bounded_read import describe_kind
+from engine.storage.unique_name import reserve_new_name
 
 __all__ = [
     "current_umask",
@@ -47,6 +54,7 @@ __all__ = [
     "temp_prefix",
     "write_atomic",
     "write_atomic_first",
+    "write_atomic_new",
 ]
 
 
@@ -127,6 +135,28 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     fsync_directory(target.parent)
 
 
+def write_atomic_new(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Save ``data`` under ``path``, or ``path`` numbered (``name-2.json``...) if it is taken.
+
+    Never replaces an existing file, even one another process is creating at the same moment
+    (see :mod:`~engine.storage.unique_name`).
+
+    Returns:
+        The name the file got.
+
+    Raises:
+        OSError: As :func:`write_atomic`; the reserved name is removed again.
+    """
+    target = reserve_new_name(Path(path))
+    try:
+        write_atomic(target, data)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise
+    return target
+
+
 def remove_stale_temps(path: Path, older_than_s: float) -> None:
     """Delete ``path``'s temporary files older than ``older_than_s`` (left by killed savers).
 
@@ -140,7 +170,7 @@ def remove_stale_temps(path: Path, older_than_s: float) -> None:
 
 
 def write_atomic_first(
-    candidates: Sequence[Path], data: bytes
+    candidates: Sequence[Path], data: bytes, *, new_name: bool = False
 ) -> tuple[Path, tuple[tuple[Path, OSError], ...]]:
     """Save ``data`` atomically to the first of ``candidates`` that can take it.
 
@@ -151,6 +181,8 @@ def write_atomic_first(
     Args:
         candidates: Full file paths, best first.
         data: The file's bytes.
+        new_name: Never replace a file: save under a new name (:func:`write_atomic_new`),
+            so ``saved_path`` may be a candidate numbered ``-2``, ``-3``...
 
     Returns:
         ``(saved_path, failures)``: where the file went and, for each earlier candidate, why
@@ -168,10 +200,12 @@ def write_atomic_first(
                 raise OSError(
                     errno.ENOTDIR, "a file is where its folder should be", str(path.parent)
                 ) from None
-            write_atomic(path, data)
+            saved = write_atomic_new(path, data) if new_name else path
+            if not new_name:
+                write_atomic(path, data)
         except OSError as error:
             failures.append((path, error))
         else:
-            return path, tuple(failures)
+            return saved, tuple(failures)
     reasons = "; ".join(f"{path}: {error.strerror or error}" for path, error in failures)
     raise OSError(errno.EIO, f"could not be saved anywhere ({reasons or 'no place to try'})")
