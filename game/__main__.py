@@ -55,6 +55,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.config.schema import shown_text
 from engine.input.replay import (
     Replay,
     ReplayError,
@@ -74,7 +75,7 @@ from engine.runtime.launch import (
     run_command,
 )
 from engine.speedrun.timer import format_igt
-from engine.storage.atomic_file import save_target
+from engine.storage.atomic_file import check_can_save
 from engine.timing import TickRate
 from game.assets import ProjectFilesError, config_path, levels_dir
 from game.config import APP_NAME, CONFIG_SECTIONS
@@ -253,12 +254,12 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
         print(exc, file=sys.stderr)
         return 2
     if args.record is not None:
-        if not args.record.resolve().parent.is_dir():
-            fail(PROG, f"cannot record to {args.record}: the directory does not exist")
-        try:
-            save_target(args.record)  # a device or a pipe there is refused now, not at the end
+        try:  # a missing, read-only or full folder, or a device there: now, not after the run
+            check_can_save(args.record)
         except OSError as exc:
-            fail(PROG, f"cannot record to {args.record}: {exc.strerror or exc}")
+            fail(
+                PROG, f"cannot record to {shown_text(str(args.record), 200)}: {exc.strerror or exc}"
+            )
     frames: int | None = args.frames
     if headless and frames is None and replay is None:
         frames = HEADLESS_DEFAULT_FRAMES  # no input: the level would never end

@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.config import Config, add_config_arguments
 from engine.config.loader import silence_closed_stdout
-from engine.storage.atomic_file import save_target, write_atomic
+from engine.storage.atomic_file import check_can_save, write_atomic
 
 if TYPE_CHECKING:
     from engine.config.settings import UserSettings
@@ -294,21 +294,18 @@ def open_window(config: Config, *, headless: bool, prog: str) -> Any:
 def png_path(text: str) -> Path:
     """An argparse type for a PNG file to write, checked before anything runs.
 
-    The name must end in ``.png``, its folder must exist, and whatever is already there must be
-    a regular file (saves never replace a directory, a pipe or a device).
+    The name must end in ``.png``, its folder must exist and take a file now
+    (:func:`~engine.storage.atomic_file.check_can_save`: not read-only, not full), and whatever
+    is already there must be a regular file (saves never replace a directory, a pipe or a
+    device).
     """
     path = Path(text)
     if path.suffix.lower() != ".png":
         raise argparse.ArgumentTypeError(f"{text!r} must be a .png file name")
-    folder = path.parent
-    if not folder.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: its folder does not exist")
     try:
-        save_target(path)
+        check_can_save(path)  # a probe file in its folder: missing, read-only, full, a device
     except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {exc.strerror}") from None
-    if not os.access(folder, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: its folder is not writable")
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {exc.strerror or exc}") from None
     return path
 
 

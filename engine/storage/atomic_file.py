@@ -26,6 +26,11 @@ When the usual place cannot be written at all (a read-only folder, a full disk, 
 folder should be), :func:`write_atomic_first` tries a list of places in turn and says which one
 took the file, so a file that matters (a speedrun's run file) is never dropped.
 
+A save made at the *end* of something long (a recording after the whole run) should fail at
+the start instead: :func:`check_can_save` makes the same kind of temporary file in the same
+folder, writes :data:`PROBE_BYTES` to it, ``fsync``-s and deletes it, so a missing, read-only
+or full folder, or a device in the file's place, is refused before the run, in one line.
+
 A file that must never replace another one (a run file named after the moment it was saved:
 two games finishing in the same second would pick the same name) is saved with
 :func:`write_atomic_new` (or ``write_atomic_first(..., new_name=True)``): its name is first
@@ -48,6 +53,8 @@ from engine.storage.bounded_read import describe_kind
 from engine.storage.unique_name import reserve_new_name
 
 __all__ = [
+    "PROBE_BYTES",
+    "check_can_save",
     "current_umask",
     "remove_stale_temps",
     "save_target",
@@ -133,6 +140,36 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
             os.unlink(temp_name)
         raise
     fsync_directory(target.parent)
+
+
+PROBE_BYTES = 64 * 1024
+"""What :func:`check_can_save` writes to test a folder (a recorded level's replay: 20-50 KB)."""
+
+
+def check_can_save(path: str | os.PathLike[str], probe_bytes: int = PROBE_BYTES) -> None:
+    """Make sure a save of ``path`` can work now: write a probe file beside it and delete it.
+
+    Nothing at ``path`` is touched.
+
+    Raises:
+        OSError: The folder is missing (``"its folder does not exist"``) or refuses files
+            (read-only, no permission), the disk cannot take ``probe_bytes`` more, or
+            something other than a regular file is at ``path`` (see :func:`save_target`).
+    """
+    target = save_target(path)
+    if not target.parent.is_dir():
+        raise OSError(errno.ENOENT, "its folder does not exist", str(target.parent))
+    descriptor, temp_name = tempfile.mkstemp(
+        dir=target.parent, prefix=temp_prefix(target), suffix=".tmp"
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(bytes(probe_bytes))
+            file.flush()
+            os.fsync(file.fileno())
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
 
 
 def write_atomic_new(path: str | os.PathLike[str], data: bytes) -> Path:
