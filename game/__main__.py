@@ -9,7 +9,8 @@ Headless (``--headless``, for machines without a display), with ``--record`` or 
 ``--replay``, one level is played (``--level FILE`` or level 1) until the exit is reached, the
 window closes or ``--frames`` run out. A headless run without ``--replay`` has no input, so
 without ``--frames`` it stops after :data:`HEADLESS_DEFAULT_FRAMES` frames. Every run ends with
-one summary line (``--json``: an object with ``level``, ``completed``, ``ticks``, ``igt``,
+one summary line, its level name escaped and shortened (:data:`SHOWN_NAME_CHARS`; ``--json``:
+an object with ``level``, ``completed``, ``ticks``, ``igt``,
 ``coins``). Ctrl+C or SIGTERM ends a run the same way, with its summary line (``--json``:
 ``"stopped_by": "SIGINT"``) and its recording saved, and exit status 130 or 143. The engine's
 runtime flags work as on ``python -m engine.tools.demo``: ``--headless``, ``--display-hz``,
@@ -90,6 +91,10 @@ if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --h
     from game.replay_run import Recorder
 
 PROG = "python -m game"
+
+SHOWN_NAME_CHARS = 80
+"""A level name in the summary line is escaped (no terminal escape or line break reaches the
+terminal raw) and shortened to this many characters (``--json`` has it whole, JSON-escaped)."""
 
 HEADLESS_DEFAULT_FRAMES = 600
 """Frames a headless run without ``--replay`` or ``--frames`` plays (10 s of a 60 Hz display)."""
@@ -349,7 +354,8 @@ def play(args: argparse.Namespace, stop: StopSignals) -> int:
         print(json.dumps(summary))
     else:
         result = "complete" if summary["completed"] else "not complete"
-        line = f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
+        name = shown_text(scene.level.name, SHOWN_NAME_CHARS)
+        line = f"{name}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
         if player is not None:
             line += f", replay hashes ok ({player.hashes_checked} checked)"
         if stop.requested:
@@ -426,7 +432,8 @@ def play_session(
     else:
         result = "run complete" if session.run_completed else "not complete"
         stopped = f", stopped by {stop.name}" if stop.requested else ""
-        print(f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}{stopped}")
+        name = shown_text(session.level_names[session.level_index], SHOWN_NAME_CHARS)
+        print(f"{name}: {result}, {ticks} ticks, IGT {summary['igt']}{stopped}")
     if not engine.closed or session.quit_requested:
         engine.window.close()
     return stop.exit_status(0)

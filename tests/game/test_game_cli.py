@@ -234,3 +234,27 @@ def test_record_into_a_folder_that_refuses_files_is_refused_before_the_run(
         f"python -m game: error: cannot record to {candidate / 'run.replay'}: "
     )
     assert len(out.stderr.splitlines()) == 1
+
+
+HOSTILE_NAME = "\x1b[2J\x1b]0;pwned\x07Evil two\nlines\rand\u2028more \u202e" + "L" * 5000
+
+
+@pytest.mark.slow
+def test_the_summary_line_escapes_and_shortens_the_level_name(tmp_path: Path) -> None:
+    """Messages: a level's name reaches the terminal escaped and short (--json: JSON-escaped)."""
+    levels = ROOT / "levels"
+    for entry in levels.iterdir():
+        if entry.suffix != ".json":
+            (tmp_path / entry.name).symlink_to(entry)
+    data = json.loads((levels / "level1.json").read_text(encoding="utf-8"))
+    for prop in data["properties"]:
+        if prop["name"] == "name":
+            prop["value"] = HOSTILE_NAME
+    level = tmp_path / "hostile.json"
+    level.write_text(json.dumps(data), encoding="utf-8")
+    out = game("--level", str(level), "--frames", "2")
+    assert out.returncode == 0, out.stderr[-500:]
+    line = out.stdout.rstrip("\n")
+    assert len(out.stdout.splitlines()) == 1 and line.isprintable(), line[:300]
+    assert line.startswith("\\u001b[2J\\u001b]0;pwned\\u0007Evil two\\nlines\\r"), line[:300]
+    assert len(line) < 200 and "...: not complete, " in line, line[:300]
