@@ -274,7 +274,9 @@ class Speedrun:
         """Keep a new personal best's run as the ghost file (a warning if it cannot be)."""
         path = self.ghost_file
         try:  # under the records lock: a game whose PB was beaten meanwhile writes no ghost
-            with holding_personal_best(self.records_path, self.category, run.igt_ticks) as pb:
+            with holding_personal_best(
+                self.records_path, self.category, run.igt_ticks, self.warn
+            ) as pb:
                 if pb:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     write_atomic(path, run_json(run))

@@ -478,7 +478,9 @@ def record_run(
 
 
 @contextmanager
-def holding_personal_best(path: Path, category: str, total_ticks: int) -> Iterator[bool]:
+def holding_personal_best(
+    path: Path, category: str, total_ticks: int, warn: Warn = _print_warning
+) -> Iterator[bool]:
     """Hold the records lock; yield whether ``category``'s saved PB is still ``total_ticks``.
 
     For files that belong with the personal best (a ghost of its run): write them inside the
@@ -490,7 +492,7 @@ def holding_personal_best(path: Path, category: str, total_ticks: int) -> Iterat
     """
     path = Path(path)
     with file_lock(lock_path_for(save_target(path))):
-        pb = load_records(path, warn=lambda _line: None).category(category).personal_best
+        pb = load_records(path, warn=warn).category(category).personal_best
         yield pb is not None and pb.total_ticks == total_ticks
 
 
