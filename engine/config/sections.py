@@ -289,11 +289,7 @@ class LiveSplitConfig:
     """LiveSplit Server connection."""
 
     enabled: bool = setting(False, "Drive LiveSplit's timer (start, split, reset) over TCP.")
-    host: str = setting(
-        "localhost",
-        "Host where LiveSplit Server listens: a host name or an IP address.",
-        non_empty=True,
-    )
+    host: str = setting("localhost", "Host where LiveSplit Server listens.", non_empty=True)
     port: int = setting(16834, "TCP port of LiveSplit Server.", min=1, max=65535)
 
     def __post_init__(self) -> None:

@@ -2,8 +2,8 @@
 
 A command's ``main`` catches ``KeyboardInterrupt`` (:func:`~engine.runtime.launch.run_command`)
 and its loop turns SIGINT into a stop request (:class:`~engine.runtime.launch.StopSignals`). But
-``python -m game`` spends its first few hundred milliseconds *importing* (numpy, pymunk, the
-game's modules), before ``main`` is even defined; Python's own SIGINT handler raises
+a game's ``python -m`` command spends its first few hundred milliseconds *importing* (numpy,
+pymunk, the game's modules), before ``main`` is even defined; Python's own SIGINT handler raises
 ``KeyboardInterrupt`` there, and nothing can catch it: the player sees a 30-line traceback
 through ``importlib``.
 
@@ -11,7 +11,7 @@ through ``importlib``.
 ``__init__.py`` (the engine's and the game's do), which runs before any of its modules. When the
 process was started as ``python -m <that package>...`` (read from :data:`sys.orig_argv`, so a
 test or another program importing the package is left alone), it replaces Python's
-``KeyboardInterrupt`` handler with one that prints ``python -m game: interrupted`` and raises
+``KeyboardInterrupt`` handler with one that prints ``python -m <package>: interrupted`` and raises
 ``SystemExit(130)``. ``SystemExit`` unwinds the imports like any exception (``finally`` blocks
 run, nothing is half-saved: nothing has been saved yet) but is never printed as a traceback and
 is not caught by ``except Exception``. Once the command runs, :class:`StopSignals` takes SIGINT
