@@ -9,8 +9,11 @@ through ``importlib``.
 
 :func:`exit_quietly_on_interrupt` closes that window. A package calls it first thing in its
 ``__init__.py`` (the engine's and the game's do), which runs before any of its modules. When the
-process was started as ``python -m <that package>...`` (read from :data:`sys.orig_argv`, so a
-test or another program importing the package is left alone), it replaces Python's
+process was started as ``python -m <that package>...`` (read from :data:`sys.orig_argv`), or as
+a console script whose entry point is in the package (the script ``pip`` generates, e.g.
+``monitor-sim``: the ``__main__`` module is that script, and its name is looked up among the
+installed ``console_scripts``), so that a test or another program importing the package is left
+alone, it replaces Python's
 ``KeyboardInterrupt`` handler with one that prints ``python -m <package>: interrupted`` and raises
 ``SystemExit(130)``. ``SystemExit`` unwinds the imports like any exception (``finally`` blocks
 run, nothing is half-saved: nothing has been saved yet) but is never printed as a traceback and
@@ -39,7 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import FrameType
 
-__all__ = ["exit_quietly_on_interrupt", "module_run_as_main"]
+__all__ = ["command_module", "exit_quietly_on_interrupt", "module_run_as_main"]
 
 
 def module_run_as_main(orig_argv: Sequence[str] | None = None) -> str | None:
@@ -58,16 +61,40 @@ def module_run_as_main(orig_argv: Sequence[str] | None = None) -> str | None:
     return None
 
 
+def _console_script() -> tuple[str, str] | None:
+    """``(script name, its entry point's module)`` when ``__main__`` is a console script."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or getattr(main, "__spec__", None) is not None or not path:
+        return None
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    for suffix in ("-script.pyw", "-script.py", ".exe"):
+        name = name.removesuffix(suffix)
+    from importlib.metadata import entry_points  # only for scripts: a few ms, once
+
+    for entry in entry_points(group="console_scripts", name=name):
+        return name, entry.module
+    return None
+
+
+def command_module() -> tuple[str, str] | None:
+    """``(the command as typed, the module it runs)`` for ``python -m`` or a console script."""
+    module = module_run_as_main()
+    if module is not None:
+        return f"python -m {module.removesuffix('.__main__')}", module
+    return _console_script()
+
+
 def _interrupted(signum: int, frame: FrameType | None) -> None:
-    module = module_run_as_main() or "python"
-    command = f"python -m {module.removesuffix('.__main__')}"
+    found = command_module()
+    command = found[0] if found is not None else "python"
     with contextlib.suppress(OSError, ValueError, RuntimeError):  # stderr closed or busy
         print(f"{command}: interrupted", file=sys.stderr, flush=True)
     raise SystemExit(128 + signum)
 
 
 def exit_quietly_on_interrupt(package: str) -> bool:
-    """In ``python -m <package>[.module]``, make Ctrl+C one line and exit status 130.
+    """In ``python -m <package>[.module]`` or its console script, make Ctrl+C one line and 130.
 
     Only replaces Python's default handler (a handler someone else installed is kept), only
     in the main thread, and only when this process runs ``package`` or one of its modules.
@@ -78,10 +105,10 @@ def exit_quietly_on_interrupt(package: str) -> bool:
     Returns:
         Whether the handler was installed.
     """
-    module = module_run_as_main()
-    if module is None or not (module == package or module.startswith(package + ".")):
-        return False
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+    found = command_module()
+    if found is None or not (found[1] == package or found[1].startswith(package + ".")):
         return False
     try:
         signal.signal(signal.SIGINT, _interrupted)

@@ -41,7 +41,9 @@ def test_importing_the_package_elsewhere_changes_nothing() -> None:
     assert signal.getsignal(signal.SIGINT) is before
 
 
-def _interrupt_game(delay_s: float, frames: int = 400) -> subprocess.CompletedProcess[str]:
+def _interrupt_game(
+    delay_s: float, frames: int = 400, signum: int = signal.SIGINT
+) -> subprocess.CompletedProcess[str]:
     """Start ``python -m game``, wait until its package began importing, then SIGINT after
     ``delay_s``. ``-X importtime`` tells when: the ``engine`` package's line is printed once
     its ``__init__`` (which installs the handler) has run."""
@@ -62,7 +64,7 @@ def _interrupt_game(delay_s: float, frames: int = 400) -> subprocess.CompletedPr
             break
     assert process.poll() is None, "the game ended before the signal"
     time.sleep(delay_s)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signum)
     out, err = process.communicate(timeout=120)
     lines = [x for x in err.splitlines() if not x.startswith("import time:")]
     return subprocess.CompletedProcess(process.args, process.returncode, out, "\n".join(lines))
@@ -76,13 +78,38 @@ def test_ctrl_c_while_the_game_is_still_importing_is_one_line() -> None:
     assert done.stderr.splitlines()[-1] == "python -m game: interrupted"
 
 
+def test_ctrl_c_while_a_console_script_is_importing_is_one_line() -> None:
+    """The script pip generates (``monitor-sim``) imports the package before ``main`` too."""
+    script = Path(sys.executable).parent / ("monitor-sim.exe" if os.name == "nt" else "monitor-sim")
+    if not script.exists():
+        pytest.skip("the package's console scripts are not installed here")
+    process = subprocess.Popen(
+        [str(script), "--updates", "200000"],
+        env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    for line in process.stderr:
+        if line.startswith("import time:") and line.split("|")[-1].strip() == "engine":
+            break
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    lines = [x for x in err.splitlines() if not x.startswith("import time:")]
+    assert process.returncode == 130 and lines == ["monitor-sim: interrupted"], err[-2000:]
+
+
 @pytest.mark.slow
-def test_ctrl_c_at_random_moments_never_prints_a_traceback() -> None:
-    """Signals at random moments: imports, the window opening, the loop, the summary."""
+def test_signals_at_random_moments_never_print_a_traceback() -> None:
+    """SIGINT and SIGTERM at random moments: imports, the window opening, the loop, the end.
+
+    SIGTERM before the game's loop takes it over ends the process by the signal, silently."""
     rng = random.Random(25)
     for delay_s in sorted(rng.uniform(0.0, 2.0) for _ in range(4)):
-        done = _interrupt_game(delay_s, frames=120)
+        signum = rng.choice([signal.SIGINT, signal.SIGTERM])
+        done = _interrupt_game(delay_s, frames=120, signum=signum)
         assert "Traceback" not in done.stderr, (delay_s, done.stderr[-2000:])
-        assert done.returncode in (0, 130), (delay_s, done.returncode, done.stderr[-500:])
-        if done.returncode == 130:
+        assert done.returncode in (0, 128 + signum, -signum), (delay_s, done.returncode)
+        if done.returncode != 0:
             assert len(done.stderr.splitlines()) <= 1, done.stderr
