@@ -112,8 +112,11 @@ def file_lock(
     """
     path = Path(lock_path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    descriptor = os.open(path, flags, 0o666)
+    extra = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | extra, 0o666)
+    except PermissionError:  # a lock file another user made: flock needs only read access
+        descriptor = os.open(path, os.O_RDONLY | extra)
     try:
         if sys.platform == "win32" and os.fstat(descriptor).st_size == 0:  # pragma: no cover
             os.write(descriptor, b"\0")  # msvcrt locks bytes; give it one to lock

@@ -65,6 +65,8 @@ from engine.tools.render_bench import MAX_BENCH_FRAMES, bench_render, format_ren
 DEFAULT_SIZES = (1_000, 10_000)
 #: The largest ``--sizes`` value: 100,000 bodies and sprites take a few hundred MB.
 MAX_SIZE = 100_000
+#: The most different ``--sizes`` one run measures.
+MAX_SIZE_COUNT = 16
 DEFAULT_FRAMES = 200
 #: The longest ``--seconds`` of the pacing section (an hour).
 MAX_SECONDS = 3600
@@ -303,9 +305,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse flags, run the sections, print tables or JSON. Returns the exit status."""
-    options = build_parser().parse_args(argv)
+    parser = build_parser()
+    options = parser.parse_args(argv)
     if options.sections is None:
         options.sections = list(SECTIONS)
+    options.sections = list(dict.fromkeys(options.sections))  # a section named twice runs once
+    if options.sizes is not None:
+        options.sizes = list(dict.fromkeys(options.sizes))
+        if len(options.sizes) > MAX_SIZE_COUNT:
+            parser.error(
+                f"--sizes: at most {MAX_SIZE_COUNT} different sizes, got {len(options.sizes):,}"
+            )
     set_gl_error_checks(gl_error_checks_requested(options))  # as in normal runs: off by default
     results = run_sections(options)
     if options.json:

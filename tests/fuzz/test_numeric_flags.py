@@ -150,3 +150,32 @@ def test_hostile_numbers_are_one_line_naming_the_flag_value_and_range(
         assert isinstance(item, int | float) and math.isfinite(item), (option, value, item)
         assert abs(item) <= 100_000_000, (option, value, item)
     TALLY["numeric flags"]["loaded"] += 1
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "fragment"),
+    [
+        ("monitor_sim", ["--sweep-seeds", "0-1000000"], "at most 10,000 seeds in one sweep"),
+        (
+            "monitor_sim",
+            ["--updates", "1000000", "--tick-hz", "1"],
+            "at most 4,000,000 are allowed",
+        ),
+        ("monitor_sim", ["--updates", "100000", "--no-vsync", "--render-ms", "0"], "(no vsync)"),
+        ("bench", ["--sizes", *map(str, range(1, 18))], "at most 16 different sizes, got 17"),
+    ],
+)
+def test_lists_and_products_of_flags_are_bounded_too(
+    command: str, args: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A flag within its range can still ask for too much with another: one line, exit 2."""
+    from engine.tools import bench
+    from engine.tools.monitor_sim import cli as monitor_sim
+
+    main = {"monitor_sim": monitor_sim.main, "bench": bench.main}[command]
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.rstrip("\n")
+    assert_one_line(err, limit=400)
+    assert fragment in err

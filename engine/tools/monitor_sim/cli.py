@@ -34,10 +34,12 @@ MAX_FRAME_INDEX = 100_000_000
 """Largest frame number a flag names (the simulator stops by 100 frames per update anyway)."""
 MAX_SEED = 1_000_000
 """Largest ``--seed``."""
+MAX_SWEEP_SEEDS = 10_000
+"""Most seeds one ``--sweep-seeds`` runs (each runs every jitter cell: the README's is 130)."""
 
 
 def _policies(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
     for name in names:
         if name not in ALL_POLICIES:
             raise argparse.ArgumentTypeError(
@@ -56,6 +58,10 @@ def _seed_range(text: str) -> range:
     seeds = range(parse(first.strip()), parse(last.strip()) + 1)
     if not seeds:
         raise argparse.ArgumentTypeError(f"the last seed is before the first in {text!r}")
+    if len(seeds) > MAX_SWEEP_SEEDS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_SWEEP_SEEDS:,} seeds in one sweep, got {len(seeds):,} ({text[:30]})"
+        )
     return seeds
 
 
