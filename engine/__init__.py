@@ -38,6 +38,11 @@ import importlib  # noqa: E402  (after the line above, which must run first)
 from typing import Any  # noqa: E402
 
 _PUBLIC: dict[str, str] = {
+    # a game's definition and the machinery around it
+    "GameDefinition": "engine.app.definition",
+    "World": "engine.app.definition",
+    "PlayScene": "engine.app.play_scene",
+    "run_command_for": "engine.app.cli",
     # runtime
     "Engine": "engine.runtime.engine",
     "Scene": "engine.runtime.scene",
@@ -100,7 +105,7 @@ _PUBLIC: dict[str, str] = {
     # storage
     "write_atomic": "engine.storage.atomic_file",
 }
-"""Each public name and the module that defines it (the README's API table lists the same)."""
+"""Each public name and the module that defines it (engine/README.md's API table lists them)."""
 
 __all__ = sorted(_PUBLIC)
 

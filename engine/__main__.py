@@ -1,6 +1,6 @@
 """``python -m engine``: the engine's project commands.
 
-``python -m engine new NAME [--path DIR] [--force] [--update-engine] [--no-git]``
+``python -m engine new NAME [--path DIR] [--force] [--update-engine [--dry-run]] [--no-git]``
     Start a new game, the sample game under a new name, or take this checkout's engine into
     one (see :mod:`engine.tools.new_project`); also installed as the ``platformer-new``
     console script.

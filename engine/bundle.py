@@ -26,9 +26,12 @@ What goes in:
 Which package is the game: the one ``pyproject.toml`` maps its project files into
 (``[tool.setuptools.package-dir]`` ``"<game>.project_data" = "."``).
 
-The bundle is for the system it is built on (build on Windows for Windows). Check it with
-``dist/<game>/<game> --headless --frames 60``. Problems (no ``pyproject.toml``, no game in
-it, PyInstaller missing or failing) are one line and exit status 2.
+It prints the folder's size on disk, the figure ``du -s`` gives (:func:`disk_usage_bytes`).
+Archive it keeping its symbolic links (``zip -ry``, ``tar``): a plain ``zip -r`` stores each
+linked library twice. The bundle is for the system it is built on (build on Windows for
+Windows). Check it with ``dist/<game>/<game> --headless --frames 60``. Problems (no
+``pyproject.toml``, no game in it, PyInstaller missing or failing) are one line and exit
+status 2.
 """
 
 from __future__ import annotations
@@ -41,7 +44,15 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["ARCADE_ASSETS", "PROJECT_FILES", "BundleError", "game_package", "pyinstaller_args"]
+__all__ = [
+    "ARCADE_ASSETS",
+    "PROJECT_FILES",
+    "BundleError",
+    "data_destination",
+    "disk_usage_bytes",
+    "game_package",
+    "pyinstaller_args",
+]
 
 PROJECT_FILES = ("config.toml", "levels", "sounds", "music")
 """The project files bundled into ``<game>/project_data/`` when they exist."""
@@ -120,8 +131,48 @@ def pyinstaller_args(project: Path, package: str, dist: Path, build: Path) -> li
     for name in PROJECT_FILES:
         source = project / name
         if source.exists():
-            args += ["--add-data", f"{source}{os.pathsep}{package}/project_data/{name}"]
+            args += ["--add-data", f"{source}{os.pathsep}{data_destination(package, source)}"]
     return [*args, str(launcher)]
+
+
+def data_destination(package: str, source: Path) -> str:
+    """Where ``--add-data`` puts the project file or folder ``source`` inside the bundle.
+
+    PyInstaller's ``--add-data SOURCE:DEST`` always reads ``DEST`` as a **folder**: a file goes
+    *into* it under its own name, a folder's contents go into it. So a folder names itself
+    (``levels`` -> ``<game>/project_data/levels``) and a file names only the folder it lands in
+    (``config.toml`` -> ``<game>/project_data``); ``<game>/project_data/config.toml`` as the
+    destination of a file made a folder of that name holding ``config.toml``.
+    """
+    folder = f"{package}/project_data"
+    return f"{folder}/{source.name}" if source.is_dir() else folder
+
+
+def disk_usage_bytes(folder: Path) -> int:
+    """The space ``folder`` takes on disk, as ``du -s`` counts it (in bytes, not KiB).
+
+    Every file, folder and symbolic link under ``folder`` (and ``folder`` itself) counts the
+    blocks the file system gave it (``st_blocks * 512``), once per inode: a file reached by
+    two hard links counts once, and a symbolic link counts as the small link it is, never as
+    the file it points to (PyInstaller links a library's versioned names to one copy, so
+    following the links counted those libraries twice).
+    Where the system has no ``st_blocks`` (Windows), a file counts its length.
+    """
+    seen: set[tuple[int, int]] = set()
+    total = _blocks_once(folder, seen)
+    for root, dirs, files in os.walk(folder):  # lists links to folders, never walks into them
+        for name in (*dirs, *files):
+            total += _blocks_once(Path(root, name), seen)
+    return total
+
+
+def _blocks_once(path: Path, seen: set[tuple[int, int]]) -> int:
+    info = path.lstat()
+    if (info.st_dev, info.st_ino) in seen:
+        return 0
+    seen.add((info.st_dev, info.st_ino))
+    blocks = getattr(info, "st_blocks", None)
+    return info.st_size if blocks is None else blocks * 512
 
 
 def arcade_hook_text() -> str:
@@ -208,8 +259,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BundleError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
-    size_mb = sum(p.stat().st_size for p in program.parent.rglob("*") if p.is_file()) / 2**20
-    print(f"built {program.parent}/ ({size_mb:.0f} MiB): run {program}; zip the folder to ship it")
+    size_mib = disk_usage_bytes(program.parent) / 2**20
+    print(
+        f"built {program.parent}/ ({size_mib:.0f} MiB on disk): run {program}; "
+        "zip the folder to ship it"
+    )
     return 0
 
 

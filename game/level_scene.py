@@ -1,19 +1,14 @@
 """The level scene: a Tiled level, its entities, a follow camera and the HUD.
 
-:class:`LevelScene` is a :class:`~engine.runtime.scene.Scene`: the engine calls
-:meth:`LevelScene.on_tick` once per fixed tick and :meth:`LevelScene.on_render` once per drawn
-frame. All the rules live in :class:`~game.world_builder.LevelWorld` (physics and the entities:
-the player, coins, enemies, platforms, crates...); this module adds what is *drawn*: the map's
-layers (:class:`~engine.rendering.tilemap.TileMapView`, parallax included), one sprite per entity
-at its interpolated pose (:class:`~engine.rendering.entity_sprites.EntitySprites`), the ropes of
-swings, a follow camera and the HUD; and what happens *around* the play: the pause menu, the fast
-restart key and the sounds.
-
-Pause and restart: ``pause`` (Esc, P, Start) freezes the level and shows a menu (resume, restart
-level, options, quit to title); ``restart`` (R) restarts at once. Restarting, the options screen
-and quitting are the game's business, so the scene only calls ``on_restart`` / ``on_options`` /
-``on_quit``; menu items whose callback is not given are left out. While paused no level tick
-runs, so the in-game time stops.
+:class:`LevelScene` is the game's :class:`~engine.app.play_scene.PlayScene`: the engine calls
+its ``on_tick`` once per fixed tick and :meth:`LevelScene.on_render` once per drawn frame. All
+the rules live in :class:`~game.world_builder.LevelWorld` (physics and the entities: the player,
+coins, enemies, platforms, crates...); this module adds what is *drawn*: the map's layers
+(:class:`~engine.rendering.tilemap.TileMapView`, parallax included), one sprite per entity at its
+interpolated pose (:class:`~engine.rendering.entity_sprites.EntitySprites`), the ropes of swings,
+a follow camera, the HUD, the effects and the sounds. What happens *around* play (the input tape
+of recordings and replays, pause, restart, the ghost's lockstep, scripted input) is the
+engine's, in :class:`~engine.app.play_scene.PlayScene`.
 
 Typical use::
 
@@ -21,8 +16,7 @@ Typical use::
     engine.show(scene)
     engine.resync()  # loading took a while: do not simulate the time it took
 
-Scripted input (tests, demos, attract mode): pass ``script``, a function from the tick number to
-an :class:`~engine.input.snapshot.InputSnapshot`; the scene then ignores the live input it is given.
+The engine builds it through the game's definition (:func:`make_scene`).
 
 Graphics are loaded on the first :meth:`on_render`, so a scene can be built and ticked without
 drawing. Drawing never changes the simulation: the sprites follow the entities once per new
@@ -33,14 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol, Self, cast
+from typing import Any, Self, cast
 
 import arcade
 import numpy as np
 import numpy.typing as npt
 
+from engine.app.play_scene import InputScript, PlayScene
 from engine.config import PhysicsConfig
-from engine.input.snapshot import InputSnapshot
 from engine.levels import KindRegistry, Level, load_level
 from engine.physics.world import PoseMode
 from engine.rendering.camera import CameraSettings, FollowCamera
@@ -49,18 +43,14 @@ from engine.rendering.particles import PointBatch, ScreenOverlay
 from engine.rendering.tilemap import TileMapView
 from engine.runtime.audio import SoundBank
 from engine.runtime.fonts import UI_FONT, load_fonts
-from engine.runtime.menu import Menu, MenuPanel
-from engine.runtime.scene import Scene
+from game.definition import SOUND_FILES
 from game.effects import Effects
 from game.entities.platforms import Swing
 from game.kinds import KINDS
 from game.movement import PlayerTuning
 from game.world_builder import LevelWorld
 
-__all__ = ["SOUND_FILES", "InputScript", "LevelScene"]
-
-#: A scripted input source: the tick number in, that tick's input out.
-InputScript = Callable[[int], InputSnapshot]
+__all__ = ["LevelScene"]
 
 BACKGROUND_COLOR = arcade.color.SKY_BLUE
 ROPE_COLOR = (92, 64, 40)
@@ -75,37 +65,8 @@ SPARKLE_PX = 2.0
 IRIS_CENTRE_UP_PX = 12.0
 """The iris closes on the player's middle, not the feet the events record."""
 
-#: The level's sound effects (arcade's bundled Kenney sounds, CC0), by event name (see
-#: :class:`~game.world_builder.Event`). Events without a sound here are silent.
-SOUND_FILES = {
-    "jump": ":resources:sounds/jump1.wav",
-    "coin": ":resources:sounds/coin1.wav",
-    "hurt": ":resources:sounds/hurt1.wav",
-    "complete": ":resources:sounds/upgrade1.wav",
-    "stomp": ":resources:sounds/hit2.wav",
-    "spring": ":resources:sounds/jump4.wav",
-    "crate": ":resources:sounds/rockHit2.wav",
-    "crumble": ":resources:sounds/explosion2.wav",
-    "checkpoint": ":resources:sounds/upgrade4.wav",
-    "respawn": ":resources:sounds/phaseJump1.wav",
-}
 
-
-class Ghost(Protocol):
-    """What the scene asks of a ghost (the speedrun's personal best, in ``ghost.py``): its own
-    world, ticked with the level's ticks; only its player is drawn."""
-
-    @property
-    def world(self) -> LevelWorld:
-        """The ghost's own simulation of the level."""
-        ...
-
-    def tick(self) -> None:
-        """Advance one tick, in lockstep with the level."""
-        ...
-
-
-class LevelScene(Scene):
+class LevelScene(PlayScene):
     """One playable level.
 
     Args:
@@ -151,25 +112,21 @@ class LevelScene(Scene):
     ) -> None:
         self.level_path = Path(level_path)
         self.level: Level = load_level(self.level_path, kinds).scaled(tuning.tile_px)
-        super().__init__(background_color=self.level.background_color or BACKGROUND_COLOR)
-        self.on_restart = on_restart
-        self.on_quit = on_quit
-        self.on_options = on_options
-        self.sounds = sounds
-        self.hud_extra = hud_extra
-        self.show_hud = show_hud
-        self.paused = False
-        items = [("resume", "Resume")]
-        if on_restart is not None:
-            items.append(("restart", "Restart level"))
-        if on_options is not None:
-            items.append(("options", "Options"))
-        if on_quit is not None:
-            items.append(("title", "Quit to title"))
-        self.pause_menu = Menu.of(*items)
-        self._pause_panel = MenuPanel("Paused", (), self.pause_menu, dim_background=True)
-        self.script = script
-        self.sim = LevelWorld(self.level, tuning, step_s, physics=physics, on_complete=on_complete)
+        super().__init__(
+            step_s=step_s,
+            on_complete=on_complete,
+            script=script,
+            on_restart=on_restart,
+            on_quit=on_quit,
+            on_options=on_options,
+            sounds=sounds,
+            hud_extra=hud_extra,
+            show_hud=show_hud,
+            background_color=self.level.background_color or BACKGROUND_COLOR,
+        )
+        self.sim: LevelWorld = LevelWorld(
+            self.level, tuning, step_s, physics=physics, on_complete=on_complete
+        )
         self.follow = FollowCamera(CameraSettings())
         self._graphics_loaded = False
         self._tilemap: TileMapView | None = None
@@ -189,10 +146,8 @@ class LevelScene(Scene):
         # the coin glints of one tick (they change only with it), and the tick they belong to
         self._glints: tuple[int, npt.NDArray[np.float32], npt.NDArray[np.uint8]] | None = None
         self._heard = self.sim.events.count
-        #: The personal best's ghost (see :class:`Ghost`), ticked with the level; drawing only.
-        self.ghost: Ghost | None = None
         self._ghost_sprites: EntitySprites | None = None
-        self._ghost_drawn: Ghost | None = None
+        self._ghost_drawn: object | None = None  # the ghost whose sprites are built
 
     @classmethod
     def for_engine(
@@ -219,79 +174,6 @@ class LevelScene(Scene):
             script=script,
             **scene_options,
         )
-
-    # -- state ---------------------------------------------------------------------------------
-    @property
-    def completed(self) -> bool:
-        """The player has reached an exit."""
-        return self.sim.completed
-
-    @property
-    def coins_collected(self) -> int:
-        """Number of coins collected so far."""
-        return self.sim.coins_collected
-
-    def state_hash(self) -> str:
-        """Fingerprint of the level's state (see :meth:`LevelWorld.state_hash`)."""
-        return self.sim.state_hash()
-
-    # -- engine callbacks ----------------------------------------------------------------------
-    def on_tick(self, tick: int, snapshot: InputSnapshot) -> None:
-        """Handle pause and restart, then advance the level one tick (with the script's input).
-
-        Raises:
-            ValueError: The engine's tick length differs from the one the scene was built with.
-        """
-        if self.handle_pause_and_restart(snapshot):
-            return
-        if self.script is not None:
-            snapshot = self.script(tick)
-        self.advance(snapshot)
-
-    def handle_pause_and_restart(self, live: InputSnapshot) -> bool:
-        """Apply the live input's pause and restart keys and the pause menu.
-
-        Returns:
-            True when the level must not tick this tick (paused, or left).
-        """
-        actions = live.action_map
-        if self.completed:
-            return False
-        if self.on_restart is not None and "restart" in actions and live.was_pressed("restart"):
-            self.on_restart()
-            return True
-        if "pause" in actions and live.was_pressed("pause"):
-            self.paused = not self.paused
-            self.pause_menu.selected = 0
-            return True
-        if not self.paused:
-            return False
-        chosen = self.pause_menu.handle(live)
-        if chosen == "resume":
-            self.paused = False
-        elif chosen == "restart" and self.on_restart is not None:
-            self.on_restart()
-        elif chosen == "title" and self.on_quit is not None:
-            self.on_quit()
-        elif chosen == "options" and self.on_options is not None:
-            self.on_options()  # the level stays paused; coming back shows it as it was
-        return True
-
-    def advance(self, snapshot: InputSnapshot) -> None:
-        """Run one level tick with ``snapshot`` (no pause handling, no script).
-
-        Raises:
-            ValueError: The engine's tick length differs from the one the scene was built with.
-        """
-        engine = getattr(self, "engine", None)
-        if engine is not None and engine.step_s != self.sim.dt_s:
-            raise ValueError(
-                f"the scene was built for {self.sim.dt_s} s ticks but the engine runs "
-                f"{engine.step_s} s ticks: build it with LevelScene.for_engine(engine, ...)"
-            )
-        self.sim.tick(snapshot)
-        if self.ghost is not None:
-            self.ghost.tick()  # lockstep: one ghost tick per level tick
 
     def on_render(self, alpha: float, frame_dt_s: float) -> None:
         """Draw the layers, the entities and the HUD (and the pause menu when paused)."""
@@ -335,8 +217,7 @@ class LevelScene(Scene):
         self._draw_overlay(drawn_ticks, view)
         if self.show_hud:
             self._draw_hud()
-        if self.paused:
-            self._pause_panel.draw(*self._viewport_int())
+        self.draw_pause_menu(*self._viewport_int())
         self.play_sounds()
 
     # -- sounds ------------------------------------------------------------------------------
@@ -393,7 +274,7 @@ class LevelScene(Scene):
         if ghost is None:
             return
         if self._ghost_drawn is not ghost or self._ghost_sprites is None:
-            world = ghost.world
+            world = cast(LevelWorld, ghost.world)
             only_player = cast(Any, [world.player])  # the ghost's coins and enemies stay unseen
             self._ghost_sprites = EntitySprites(only_player, world.physics, self.level.art_scale)
             self._ghost_sprites.sprite_list.alpha = GHOST_ALPHA

@@ -100,7 +100,7 @@ def test_the_wheel_holds_the_game_and_runs_from_any_folder(tmp_path: Path) -> No
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["completed"] is True
     where = subprocess.run(
-        [sys.executable, "-c", "import game.assets as a; print(a.levels_dir())"],
+        [sys.executable, "-c", "from game.definition import GAME; print(GAME.files.levels_dir())"],
         cwd=elsewhere,
         capture_output=True,
         text=True,

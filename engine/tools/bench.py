@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.app.definition import DefinitionError
 from engine.runtime.launch import (
     OneLineParser,
     add_debug_gl_argument,
@@ -297,7 +298,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="FILE",
-        help="replay the game section plays (default: levels/replays/level1.replay)",
+        help="replay the game section plays (default: the first level's bundled replay)",
+    )
+    parser.add_argument(
+        "--game",
+        default=None,
+        metavar="PACKAGE",
+        help="the game the levels and game sections play (default: the one game package in "
+        "the working directory)",
     )
     add_debug_gl_argument(parser)
     return parser
@@ -317,7 +325,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"--sizes: at most {MAX_SIZE_COUNT} different sizes, got {len(options.sizes):,}"
             )
     set_gl_error_checks(gl_error_checks_requested(options))  # as in normal runs: off by default
-    results = run_sections(options)
+    try:
+        results = run_sections(options)
+    except DefinitionError as exc:
+        print(f"python -m engine.tools.bench: error: {exc}", file=sys.stderr)
+        return 2
     if options.json:
         print(json.dumps(results))
         return 0

@@ -1,4 +1,4 @@
-"""Benchmark section ``game``: the sample game played headless, every frame finished, timed.
+"""Benchmark section ``game``: a game played headless, every frame finished, timed.
 
 The section plays a bundled replay (level 1 by default) in the real game: the engine's loop, the
 level scene with its tile map, entity sprites, HUD and the picture scaled into a window of the
@@ -21,8 +21,8 @@ peak and its GL state are its own. Goals on the reference machine (2 cores, soft
 least :data:`GOAL_FPS` finished frames per second, and at most :data:`GOAL_CPU_MS` of main-thread
 CPU per frame.
 
-This is a developer tool of this template (it imports the sample game); ``python -m engine new``
-does not copy it.
+It works on any game (``--game PACKAGE``, :func:`~engine.app.definition.load_definition`;
+default: the one game in the working directory).
 """
 
 from __future__ import annotations
@@ -39,8 +39,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_REPLAY = REPO_ROOT / "levels" / "replays" / "level1.replay"
 GOAL_FPS = 60.0
 GOAL_CPU_MS = 3.0
 TIMEOUT_S = 900
@@ -52,14 +50,26 @@ def bench_game(options: argparse.Namespace) -> dict[str, Any]:
     Raises:
         RuntimeError: The measuring process failed (its last line of stderr is in the message).
     """
-    replay = getattr(options, "replay", None) or DEFAULT_REPLAY
+    from engine.app.definition import load_definition
+    from engine.app.level_order import bundled_levels, replay_of
+
+    definition = load_definition(getattr(options, "game", None))
+    replay = getattr(options, "replay", None) or replay_of(
+        bundled_levels(definition.files.levels_dir())[0]
+    )
     env = dict(os.environ, ARCADE_HEADLESS="1")
     result = subprocess.run(
-        [sys.executable, "-m", "engine.tools.game_bench", str(replay)],
+        [
+            sys.executable,
+            "-m",
+            "engine.tools.game_bench",
+            str(replay),
+            "--game",
+            definition.package,
+        ],
         capture_output=True,
         text=True,
         env=env,
-        cwd=REPO_ROOT,
         timeout=TIMEOUT_S,
         check=False,
     )
@@ -70,22 +80,23 @@ def bench_game(options: argparse.Namespace) -> dict[str, Any]:
     return data
 
 
-def measure(replay_path: Path) -> dict[str, Any]:
+def measure(replay_path: Path, game_spec: str | None = None) -> dict[str, Any]:
     """Play ``replay_path`` headless at the default settings, finishing every frame."""
+    from engine.app.definition import load_definition
+    from engine.app.replay_run import Player
     from engine.config import Config
     from engine.input.replay import load_replay
     from engine.runtime.engine import Engine
     from engine.runtime.launch import open_window, set_gl_error_checks
-    from game.movement import PlayerTuning
-    from game.replay_run import Player, TapedLevelScene
 
+    definition = load_definition(game_spec)
     set_gl_error_checks(False)
     replay = load_replay(replay_path)
-    level_path = REPO_ROOT / "levels" / replay.level_id
+    level_path = definition.files.levels_dir() / replay.level_id
     config = Config()
     window = open_window(config, headless=True, prog="game bench")
     engine = Engine(window, config, headless=True, display_hz=60.0, probe_frames=0)
-    scene = TapedLevelScene.for_engine(engine, level_path, PlayerTuning())
+    scene = definition.make_scene(engine, level_path)
     player = Player(replay, engine.actions, str(replay_path))
     scene.tape = player
     engine.show(scene)
@@ -145,11 +156,17 @@ def format_game(row: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m engine.tools.game_bench [REPLAY]``: print :func:`measure`'s JSON."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    """``python -m engine.tools.game_bench REPLAY [--game PACKAGE]``: print :func:`measure`'s JSON.
+
+    It is the measuring process :func:`bench_game` starts (``python -m engine.tools.bench
+    --section game`` is the command people run).
+    """
+    parser = argparse.ArgumentParser(prog="python -m engine.tools.game_bench")
+    parser.add_argument("replay", type=Path)
+    parser.add_argument("--game", default=None)
+    args = parser.parse_args(argv)
     os.environ.setdefault("ARCADE_HEADLESS", "1")
-    replay = Path(args[0]) if args else DEFAULT_REPLAY
-    print(json.dumps(measure(replay)))
+    print(json.dumps(measure(args.replay, args.game)))
     return 0
 
 

@@ -1,14 +1,15 @@
 """Benchmark section ``levels``: what one tick of each bundled level costs, entities included.
 
-Each bundled replay (``levels/replays/levelN.replay``) is played on the sample game's pure
-simulation (:class:`game.world_builder.LevelWorld`: physics, the player and every entity, no
-drawing), timing every tick with ``perf_counter_ns``. A row gives the level's live entities and
+Each bundled replay (``levels/replays/levelN.replay``) is played on the game's pure
+simulation (its definition's ``load_world``: the sample's is physics, the player and every
+entity, no drawing), timing every tick with ``perf_counter_ns``. A row gives the level's live entities and
 physics bodies at the start, and the median, 99th percentile and mean tick in milliseconds; the
 busiest level (the most entities) is marked. The state hash is left out of the timing: it is
 the replay's check, not part of a tick.
 
-This is a developer tool of this template (it imports the sample game); ``python -m engine new``
-does not copy it.
+It works on any game (``--game PACKAGE``, :func:`~engine.app.definition.load_definition`;
+default: the one game in the working directory). Entities and bodies are counted when the
+world has ``entities`` and ``physics`` collections (the sample's does).
 """
 
 from __future__ import annotations
@@ -16,10 +17,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from pathlib import Path
 from typing import Any
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
@@ -29,19 +27,21 @@ def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
         One row per level: ``level``, ``ticks``, ``entities``, ``bodies``, ``median_ms``,
         ``p99_ms``, ``mean_ms`` and ``busiest`` (True for the level with the most entities).
     """
+    from engine.app.definition import load_definition
     from engine.config import InputConfig, game_action_names
     from engine.input.replay import ReplayVerifier, load_replay
     from engine.input.snapshot import ActionMap
-    from game.movement import PlayerTuning
-    from game.world_builder import LevelWorld
 
+    definition = load_definition(getattr(options, "game", None))
     actions = ActionMap(game_action_names(InputConfig()))
     rows: list[dict[str, Any]] = []
-    levels_dir = REPO_ROOT / "levels"
-    for replay_path in sorted((levels_dir / "replays").glob("level*.replay")):
+    levels_dir = definition.files.levels_dir()
+    settings = definition.default_settings()
+    for replay_path in sorted((levels_dir / "replays").glob("*.replay")):
         replay = load_replay(replay_path)
-        world = LevelWorld.load(levels_dir / replay.level_id, PlayerTuning(), 1 / 60)
-        entities, bodies = len(world.entities), len(world.physics)
+        world = definition.load_world(levels_dir / replay.level_id, settings)
+        entities = len(getattr(world, "entities", ()))
+        bodies = len(getattr(world, "physics", ()))
         inputs = ReplayVerifier(replay).player(actions)
         samples_ns: list[int] = []
         for _ in range(replay.tick_count):

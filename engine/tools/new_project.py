@@ -13,6 +13,8 @@ What it makes:
         DIR/engine/               this engine, vendored (not its tools)
         DIR/engine-manifest.json  the engine's version, its dependency pins and every vendored
                                   file's hash (what ``--update-engine`` compares with)
+        DIR/.engine/vendored.tar.bz2  the vendored engine's text, compressed (0.15 MB): what
+                                  ``--update-engine`` merges the project's edits against
         DIR/levels/               the starter levels (the first two), their replays, and every
                                   other file of the sample game's levels/ its wheel ships (the
                                   tileset, backdrops, music, CREDITS.md); the designer's guide
@@ -43,11 +45,14 @@ Keeping the user's work:
     then renamed into place), so a full disk or a failure half-way leaves no half-written
     project. A NAME holding a control character or line break is refused, and every message
     shows NAME escaped and shortened. ``--update-engine``
-    (:func:`update_engine`) takes this checkout's engine into an existing project: it lists the
-    engine files it adds, changes and removes and any dependency pin change, and refuses (one
-    line naming the file, nothing written) when an engine file it would change or remove was
-    edited since the engine was vendored, unless ``--force``. Files the user added to
-    ``engine/`` are kept. Nothing outside ``engine/`` and ``engine-manifest.json`` is touched.
+    (:func:`update_engine`) takes this checkout's engine into an existing project, merging
+    every engine file three ways (the vendored text, the project's copy, the new engine's; see
+    :mod:`engine.tools.engine_update` and ``engine/tools/README.md``): the project's edits are
+    kept, the engine's changes land beside them, and a conflict is written between markers into
+    its file, with nothing else changed (exit status 1). ``--dry-run`` prints the plan. It
+    refuses an older engine and uncommitted git changes unless ``--force``. Files the user
+    added to ``engine/`` are kept. Nothing outside ``engine/``, ``.engine/`` and
+    ``engine-manifest.json`` is touched.
 """
 
 from __future__ import annotations
@@ -63,7 +68,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -72,6 +77,16 @@ from engine.runtime.launch import OneLineParser, fail
 from engine.storage.atomic_file import write_atomic
 from engine.storage.bounded_read import read_regular_file
 from engine.storage.staged_tree import write_tree
+from engine.tools.engine_update import (
+    BASE_NAME,
+    OUTCOMES,
+    FileStep,
+    VendoredBase,
+    compare_versions,
+    pack_base,
+    plan_files,
+    read_base,
+)
 
 __all__ = [
     "ENGINE_EXCLUDED",
@@ -81,6 +96,7 @@ __all__ = [
     "EngineUpdate",
     "Manifest",
     "Project",
+    "UpdateRefusedError",
     "build_parser",
     "main",
     "name_problem",
@@ -340,16 +356,20 @@ def plan_project(project: Project, source_root: Path = SOURCE_ROOT) -> dict[Pure
     files.update(_level_files(project, source_root))
     files.update(_template_files(project, source_root, engine, files))
     files[PurePosixPath(MANIFEST_NAME)] = Manifest.of(engine, source_root).to_json()
+    files[BASE_NAME] = _vendored_base(engine, engine_version(source_root))
     return dict(sorted(files.items()))
 
 
 def plan_engine(source_root: Path = SOURCE_ROOT) -> dict[PurePosixPath, bytes]:
-    """The vendored engine: every file of ``engine/`` but :data:`ENGINE_EXCLUDED` and caches."""
+    """The vendored engine: every file of ``engine/`` but :data:`ENGINE_EXCLUDED`, caches and
+    the template's docs."""
     engine_dir = source_root / "engine"
     files: dict[PurePosixPath, bytes] = {}
     for path in sorted(engine_dir.rglob("*")):
         relative = path.relative_to(engine_dir)
-        if not path.is_file() or _is_cache(relative) or relative.parts[0] in ENGINE_EXCLUDED:
+        if not path.is_file() or _is_cache(relative) or _is_template_doc(relative):
+            continue
+        if relative.parts[0] in ENGINE_EXCLUDED:
             continue
         files[PurePosixPath("engine", *relative.parts)] = path.read_bytes()
     if PurePosixPath("engine/__init__.py") not in files:
@@ -361,9 +381,18 @@ def _is_cache(relative: Path | PurePosixPath) -> bool:
     return "__pycache__" in relative.parts or relative.suffix in (".pyc", ".pyo")
 
 
+def _is_template_doc(relative: Path | PurePosixPath) -> bool:
+    """A package's ``README.md``: the template's reference pages stay in the template.
+
+    They describe the template (its sample game, tools and figures) and link into its tree, so
+    a new game would get pages whose links lead nowhere; it gets its own README instead.
+    """
+    return relative.name == "README.md"
+
+
 def _packages(files: Iterable[PurePosixPath]) -> list[str]:
     """The Python packages among ``files``: every folder with an ``__init__.py``, dotted."""
-    return sorted(".".join(path.parent.parts) for path in files if path.name == "__init__.py")
+    return sorted({".".join(path.parent.parts) for path in files if path.name == "__init__.py"})
 
 
 def _template_files(
@@ -424,7 +453,7 @@ def _toml_list(items: Iterable[str]) -> str:
 
 def _starter_levels(source_root: Path) -> list[Path]:
     """The sample game's first :data:`STARTER_LEVELS` levels in play order, with replays."""
-    from game.level_order import bundled_levels  # the same order the game plays them in
+    from engine.app.level_order import bundled_levels  # the same order the game plays them in
 
     levels = bundled_levels(source_root / "levels")[:STARTER_LEVELS]
     for level in levels:
@@ -439,12 +468,12 @@ def _level_names(source_root: Path) -> str:
 
 
 def _game_files(project: Project, source_root: Path) -> dict[PurePosixPath, bytes]:
-    """Every file of ``game/``, renamed: the new game is the sample game."""
+    """Every file of ``game/`` but its README, renamed: the new game is the sample game."""
     game_dir = source_root / "game"
     files: dict[PurePosixPath, bytes] = {}
     for source in sorted(game_dir.rglob("*")):
         relative = source.relative_to(game_dir)
-        if not source.is_file() or _is_cache(relative):
+        if not source.is_file() or _is_cache(relative) or _is_template_doc(relative):
             continue
         data = source.read_bytes()
         if source.suffix in (".py", ".md", ".txt", ".toml"):
@@ -483,7 +512,7 @@ def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, byt
     taken; ``levels/README.md`` is the new project's own (:func:`levels_readme`), and the bundled
     run file (``levels/runs/``) is left out: it plays every sample level.
     """
-    from game.level_order import LEVEL_SUFFIXES  # what the game counts as a level
+    from engine.app.level_order import LEVEL_SUFFIXES  # what the game counts as a level
 
     starters = _starter_levels(source_root)
     taken = {level.name for level in starters} | {f"{level.stem}.replay" for level in starters}
@@ -494,7 +523,7 @@ def _level_files(project: Project, source_root: Path) -> dict[PurePosixPath, byt
         if relative.parts[0] != "levels" or relative == Path("levels/README.md"):
             continue
         if relative.parts[:2] == ("levels", "runs"):
-            continue  # the sample game's run plays all its levels; `python -m NAME.make_run` makes one
+            continue  # the sample's run plays all its levels; `python -m engine.app.make_run` makes one
         is_map = path.parent == levels and path.suffix.lower() in LEVEL_SUFFIXES
         is_replay = path.parent == levels / "replays"
         if (is_map or is_replay) and path.name not in taken:
@@ -727,45 +756,127 @@ def git_first_commit(dest: Path, project: Project, version: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class EngineUpdate:
-    """What :func:`update_engine` did (or, refused, would have done).
+    """What :func:`update_engine` did (or, refused or a dry run, would do).
+
+    Every list holds ``engine/...`` paths; the outcomes are :mod:`engine.tools.engine_update`'s.
 
     Attributes:
         added: Engine files new in this engine.
-        changed: Engine files whose contents change.
-        removed: Engine files this engine no longer has.
+        changed: Engine files not edited in the project: replaced by this engine's.
+        merged: Files edited in the project that this engine changed on other lines: both kept.
+        conflicting: Files both changed on the same lines: both sides between markers.
+        removed: Engine files this engine no longer has (not edited in the project).
         kept: Files the user added to ``engine/`` (not the engine's): left alone.
-        edited: Files edited since they were vendored that the update changes or removes.
+        orphaned: Files this engine no longer has that were edited in the project: kept.
+        left_deleted: Files deleted in the project that this engine changed: left deleted.
+        local_edits: Files edited in the project that this engine did not change: kept.
+        unresolved: Files still holding an earlier update's conflict markers.
+        resolved: Files an earlier update left conflicting, now free of markers.
+        uncommitted: Files of the project git has uncommitted changes to (besides those an
+            earlier update left conflicting): the update refuses them without ``--force``.
         pin_changes: ``old -> new`` dependency pins, ``+ new`` and ``- old``.
         pyproject_lacks: New pins the project's ``pyproject.toml`` does not have.
         packages_lacking: Engine packages the project's ``pyproject.toml`` does not list.
         old_version: The engine version the project had.
         new_version: This engine's version.
+        order: :func:`~engine.tools.engine_update.compare_versions` of the two: -1 when this
+            engine is older (refused without ``--force``), None when it cannot tell.
+        steps: Every file's step (what is written), by path.
+        base: Every vendored file's BASE (None: not known), by path.
+        engine: This engine's files, by path.
     """
 
     added: list[str]
     changed: list[str]
+    merged: list[str]
+    conflicting: list[str]
     removed: list[str]
     kept: list[str]
-    edited: list[str]
+    orphaned: list[str]
+    left_deleted: list[str]
+    local_edits: list[str]
+    unresolved: list[str]
+    resolved: list[str]
+    uncommitted: list[str]
     pin_changes: list[str]
     pyproject_lacks: list[str]
     packages_lacking: list[str]
     old_version: str
     new_version: str
+    order: int | None
+    steps: Mapping[str, FileStep] = field(default_factory=dict, repr=False)
+    base: Mapping[str, bytes | None] = field(default_factory=dict, repr=False)
+    engine: Mapping[str, bytes] = field(default_factory=dict, repr=False)
 
 
-class EditedEngineError(Exception):
-    """The update would overwrite engine files edited since they were vendored."""
+class UpdateRefusedError(Exception):
+    """The update would take an older engine, or the project has uncommitted changes."""
+
+
+def _vendored_base(engine: Mapping[PurePosixPath, bytes], version: str) -> bytes:
+    """The project's record of the engine it vendors (:data:`BASE_NAME`)."""
+    return pack_base(VendoredBase(version, {str(path): data for path, data in engine.items()}))
+
+
+def _base_texts(
+    manifest: Manifest,
+    record: VendoredBase | None,
+    local: Mapping[str, bytes],
+    new: Mapping[str, bytes],
+) -> dict[str, bytes | None]:
+    """Every vendored file -> its BASE: from the record, else what still has its hash."""
+    texts: dict[str, bytes | None] = dict(record.files) if record is not None else {}
+    for path, recorded in manifest.files.items():
+        if path in texts:
+            continue
+        known = [data for data in (local.get(path), new.get(path)) if data is not None]
+        texts[path] = next((data for data in known if file_hash(data) == recorded), None)
+    return texts
+
+
+def _uncommitted(dest: Path) -> list[str]:
+    """Files under ``dest`` with changes git has not committed.
+
+    None when the project is not in git: not in a repository, or in one that does not track
+    its manifest (a game made inside another checkout and never added to it).
+    """
+    if _git(dest, "rev-parse", "--is-inside-work-tree") != "true" or not _git(
+        dest, "ls-files", "--", MANIFEST_NAME
+    ):
+        return []
+    changed: set[str] = set()
+    for args in (
+        ("ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard"),
+        ("diff", "--cached", "--name-only", "--relative", "-z"),
+    ):
+        out = _git(dest, "-c", "core.quotepath=off", *args, "--", ".")
+        if out is None:
+            return ["(git status failed)"]
+        changed.update(name for name in out.split("\0") if name)
+    return sorted(changed)
+
+
+def _is_ancestor(source_root: Path) -> Callable[[str, str], bool | None]:
+    def is_ancestor(older: str, newer: str) -> bool | None:
+        if any(
+            _git(source_root, "cat-file", "-e", f"{c}^{{commit}}") is None for c in (older, newer)
+        ):
+            return None  # a commit this checkout does not have: cannot tell
+        return _git(source_root, "merge-base", "--is-ancestor", older, newer) is not None
+
+    return is_ancestor
 
 
 def plan_engine_update(
     dest: Path, source_root: Path = SOURCE_ROOT, *, force: bool = False
 ) -> EngineUpdate:
-    """Compare the project's engine with this checkout's; nothing is written.
+    """Merge the project's engine with this checkout's, in memory; nothing is written.
 
     Raises:
-        ValueError: The project's manifest is missing or damaged (with ``force``, every
-            engine file then counts as edited, and is overwritten).
+        ValueError: The project's manifest is missing or damaged (with ``force``, the
+            project's engine files then merge against nothing: a file that differs from
+            this engine's is a conflict holding both), or its record of the vendored engine
+            (:data:`BASE_NAME`) is damaged.
     """
     try:
         manifest = Manifest.read(dest / MANIFEST_NAME)
@@ -773,44 +884,46 @@ def plan_engine_update(
         if not force:
             raise
         manifest = Manifest("unknown", (), {})
+    record = read_base(dest / BASE_NAME)
     new = {str(path): data for path, data in plan_engine(source_root).items()}
     local = {
         path.relative_to(dest).as_posix(): path.read_bytes()
         for path in sorted((dest / "engine").rglob("*"))
         if path.is_file() and not _is_cache(path.relative_to(dest))
     }
-    recorded = manifest.files
-    added, changed, removed, kept, edited = [], [], [], [], []
-    for path, data in new.items():
-        if path not in local:
-            added.append(path)
-            if path in recorded:
-                edited.append(path)  # deleted since it was vendored
-        elif local[path] != data:
-            changed.append(path)
-            if file_hash(local[path]) != recorded.get(path):
-                edited.append(path)
-    for path, data in local.items():
-        if path in new:
-            continue
-        if path not in recorded:
-            kept.append(path)
-            continue
-        removed.append(path)
-        if file_hash(data) != recorded[path]:
-            edited.append(path)
+    new_version = engine_version(source_root)
+    base = _base_texts(manifest, record, local, new)
+    steps = plan_files(base, local, new, (manifest.engine_version, new_version))
+    by_outcome: dict[str, list[str]] = {outcome: [] for outcome in OUTCOMES}
+    for path, step in steps.items():
+        by_outcome[step.outcome].append(path)
+    pending = record.conflicts if record is not None else ()
+    allowed = {*pending, str(BASE_NAME)}
     dependencies, _ = _dependencies(source_root / "pyproject.toml")
     return EngineUpdate(
-        added,
-        changed,
-        removed,
-        kept,
-        sorted(edited),
-        _pin_changes(manifest.dependencies, dependencies),
-        _pyproject_lacks(dest / "pyproject.toml", dependencies),
-        _packages_lacking(dest / "pyproject.toml", list(map(PurePosixPath, new))),
-        manifest.engine_version,
-        engine_version(source_root),
+        added=by_outcome["added"],
+        changed=by_outcome["changed"],
+        merged=by_outcome["merged"],
+        conflicting=by_outcome["conflicting"],
+        removed=by_outcome["removed"],
+        kept=by_outcome["yours"],
+        orphaned=by_outcome["orphaned"],
+        left_deleted=by_outcome["left_deleted"],
+        local_edits=by_outcome["local"],
+        unresolved=by_outcome["unresolved"],
+        resolved=[
+            path for path in pending if path in steps and steps[path].outcome != "unresolved"
+        ],
+        uncommitted=[path for path in _uncommitted(dest) if path not in allowed],
+        pin_changes=_pin_changes(manifest.dependencies, dependencies),
+        pyproject_lacks=_pyproject_lacks(dest / "pyproject.toml", dependencies),
+        packages_lacking=_packages_lacking(dest / "pyproject.toml", list(map(PurePosixPath, new))),
+        old_version=manifest.engine_version,
+        new_version=new_version,
+        order=compare_versions(manifest.engine_version, new_version, _is_ancestor(source_root)),
+        steps=steps,
+        base=base,
+        engine=new,
     )
 
 
@@ -846,45 +959,86 @@ def _packages_lacking(pyproject: Path, engine_files: Sequence[PurePosixPath]) ->
 
 
 def update_engine(
-    dest: Path, name: str, source_root: Path = SOURCE_ROOT, *, force: bool = False
+    dest: Path,
+    name: str,
+    source_root: Path = SOURCE_ROOT,
+    *,
+    force: bool = False,
+    dry_run: bool = False,
 ) -> EngineUpdate:
-    """Take this checkout's engine into the project at ``dest``; touch nothing else.
+    """Merge this checkout's engine into the project at ``dest``; touch nothing else.
 
-    Every engine file is written atomically; the manifest is written last, so an update cut
-    short is finished by running it again.
+    Every engine file is merged three ways (:mod:`engine.tools.engine_update`). When every
+    file merges, the merged files are written atomically, then the record of the vendored
+    engine (:data:`BASE_NAME`) and last the manifest, so an update cut short is finished by
+    running it again. When some conflict, only they are written (with markers) and the record
+    notes them; the caller reports them and exits 1. When a file still holds an earlier
+    conflict's markers (:attr:`EngineUpdate.unresolved`), nothing is written.
+
+    Args:
+        force: Take an older engine, and update although git has uncommitted changes.
+        dry_run: Plan only: nothing is refused, nothing is written.
 
     Raises:
         FileNotFoundError: ``dest`` is not a project made with ``new`` (no ``dest/NAME/``
             package or no ``dest/engine/``).
-        ValueError: The manifest is missing or damaged (and ``force`` is False).
-        EditedEngineError: An engine file edited since it was vendored would be changed or
-            removed (and ``force`` is False); nothing was written.
+        ValueError: The manifest is missing or damaged (and ``force`` is False), or the
+            record of the vendored engine is damaged.
+        UpdateRefusedError: This engine is older than the project's, or git has uncommitted
+            changes in the project (and ``force`` is False); nothing was written.
     """
     if not (dest / name / "__init__.py").is_file() or not (dest / "engine").is_dir():
         raise FileNotFoundError(
             f"{dest} is not a project made with 'new {name}' (it needs {name}/ and engine/)"
         )
     update = plan_engine_update(dest, source_root, force=force)
-    if update.edited and not force:
-        first, rest = update.edited[0], update.edited[1:]
-        more = f" (and {len(rest)} more: {', '.join(rest[:5])})" if rest else ""
-        raise EditedEngineError(
-            f"{dest / first} was edited since the engine was vendored{more}, and this update "
-            "would overwrite it; nothing was written. Keep your edit (commit it, update with "
-            "--force, then re-apply it with git) or use --force to overwrite it"
+    if dry_run:
+        return update
+    if update.order == -1 and not force:
+        raise UpdateRefusedError(
+            f"{dest / MANIFEST_NAME} records engine {update.old_version}, newer than this "
+            f"checkout's {update.new_version}: taking it would go back to an older engine; "
+            "nothing was written (use --force to take it anyway)"
         )
-    new = plan_engine(source_root)
-    for path in [*update.added, *update.changed]:
+    if update.uncommitted and not force:
+        first, rest = update.uncommitted[0], len(update.uncommitted) - 1
+        more = f" and {rest} more" if rest else ""
+        raise UpdateRefusedError(
+            f"{dest / first}{more}: uncommitted changes in the project; commit or stash them "
+            "first, so that git diff shows just what the update did and git checkout undoes "
+            "it; nothing was written (or use --force)"
+        )
+    if update.unresolved:
+        return update
+    if update.conflicting:
+        for path in update.conflicting:  # the files first: the record says they hold markers
+            data = update.steps[path].data
+            if data is not None:
+                write_atomic(dest / path, data)
+        texts = {path: data for path, data in update.base.items() if data is not None}
+        texts.update({path: update.engine[path] for path in update.conflicting})
+        pending = tuple(sorted({*update.resolved, *update.conflicting}))
+        record = VendoredBase(update.old_version, texts, pending)
+        (dest / BASE_NAME).parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(dest / BASE_NAME, pack_base(record))
+        return update
+    for path in [*update.added, *update.changed, *update.merged]:
         target = dest / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, new[PurePosixPath(path)])
+        data = update.steps[path].data
+        assert data is not None
+        write_atomic(target, data)
     for path in update.removed:
         (dest / path).unlink()
         for parent in (dest / path).parents:
             if parent == dest / "engine" or any(parent.iterdir()):
                 break
             parent.rmdir()
-    write_atomic(dest / MANIFEST_NAME, Manifest.of(new, source_root).to_json())
+    engine = {PurePosixPath(path): data for path, data in update.engine.items()}
+    if read_base(dest / BASE_NAME) != VendoredBase(update.new_version, update.engine):
+        (dest / BASE_NAME).parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(dest / BASE_NAME, _vendored_base(engine, update.new_version))
+    write_atomic(dest / MANIFEST_NAME, Manifest.of(engine, source_root).to_json())
     return update
 
 
@@ -916,13 +1070,20 @@ def build_parser(prog: str = PROG) -> OneLineParser:
         "--force",
         action="store_true",
         help="overwrite files that exist, listing them (other files are kept); with "
-        "--update-engine, overwrite engine files edited since they were vendored",
+        "--update-engine, take an older engine, or update with uncommitted changes",
     )
     parser.add_argument(
         "--update-engine",
         action="store_true",
-        help="take this checkout's engine into the project at DIR: lists what it adds, changes "
-        "and removes; refuses to overwrite edited engine files without --force",
+        help="merge this checkout's engine into the project at DIR, three ways (your edits "
+        "of engine files are kept): lists what it adds, changes, merges and removes; a "
+        "conflict is written between <<<<<<< and >>>>>>> markers, nothing else changes, exit 1",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="with --update-engine: print the plan (added, changed, merged, conflicting, "
+        "pins) and write nothing",
     )
     parser.add_argument(
         "--no-git", action="store_true", help="do not make the new project a git repository"
@@ -937,17 +1098,42 @@ def _print_list(title: str, items: Sequence[str]) -> None:
             print(f"  {item}")
 
 
-def report_update(dest: Path, update: EngineUpdate) -> None:
-    """Print what an engine update did."""
+def report_update(dest: Path, update: EngineUpdate, *, dry_run: bool = False) -> None:
+    """Print what an engine update did, or, with ``dry_run`` or stopped, would do."""
+    if dry_run:
+        status = "dry run, nothing written: "
+    elif update.unresolved:
+        status = "stopped, nothing written: "
+    elif update.conflicting:
+        status = "stopped at conflicts, only they were written: "
+    else:
+        status = ""
+    would = "would be " if status else ""
     print(
-        f"engine {update.old_version} -> {update.new_version}: {len(update.added)} added, "
-        f"{len(update.changed)} changed, {len(update.removed)} removed"
+        f"{status}engine {update.old_version} -> {update.new_version}: "
+        f"{len(update.added)} added, {len(update.changed)} changed, "
+        f"{len(update.merged)} merged, {len(update.conflicting)} conflicting, "
+        f"{len(update.removed)} removed"
     )
-    _print_list("added", update.added)
-    _print_list("changed", update.changed)
-    _print_list("removed", update.removed)
-    _print_list("overwritten although edited since vendored (--force)", update.edited)
+    _print_list(f"{would}added", update.added)
+    _print_list(f"{would}changed", update.changed)
+    _print_list(f"{would}merged (your edits kept, the engine's changes added)", update.merged)
+    _print_list(
+        "conflicting (you and the engine changed the same lines"
+        + ("" if dry_run else ": both sides are in the file between <<<<<<< and >>>>>>>")
+        + ")",
+        update.conflicting,
+    )
+    _print_list(f"{would}removed", update.removed)
+    _print_list(f"{would}kept although the engine removed them (you edited them)", update.orphaned)
+    _print_list(
+        f"{would}left deleted (you deleted them; the engine changed them)", update.left_deleted
+    )
     _print_list("kept (your files, not the engine's)", update.kept)
+    _print_list("conflicts you resolved", update.resolved)
+    _print_list(
+        "unresolved: still holding the conflict markers of an earlier update", update.unresolved
+    )
     _print_list("dependency pins changed", update.pin_changes)
     if update.pyproject_lacks:
         print(
@@ -960,12 +1146,42 @@ def report_update(dest: Path, update: EngineUpdate) -> None:
             f"{dest / 'pyproject.toml'}: add {', '.join(update.packages_lacking)} to "
             "[tool.setuptools] packages, or the wheel misses them"
         )
-    print("nothing outside engine/ and engine-manifest.json was touched; review with git diff")
+    if update.order is None:
+        print(
+            f"cannot tell whether engine {update.new_version} is newer than "
+            f"{update.old_version} (git does not know both commits)"
+        )
+    if dry_run:
+        if update.order == -1:
+            print("this engine is older than the project's: the update refuses without --force")
+        if update.uncommitted:
+            print(
+                f"git has uncommitted changes ({', '.join(update.uncommitted[:3])}"
+                f"{'...' if len(update.uncommitted) > 3 else ''}): the update refuses them "
+                "without --force"
+            )
+    elif update.unresolved:
+        print("nothing was written: resolve the markers, then run the update again")
+    elif update.conflicting:
+        print(
+            "nothing else was changed (but the record in .engine/): resolve the markers, then "
+            "run the same update again to finish it"
+        )
+    else:
+        print(
+            "nothing outside engine/, .engine/ and engine-manifest.json was touched; review "
+            "with git diff"
+        )
 
 
-def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
-    """Create a project (or update its engine); return the exit status."""
-    args: argparse.Namespace = build_parser(prog).parse_args(argv)
+def main(
+    argv: Sequence[str] | None = None, prog: str = PROG, source_root: Path = SOURCE_ROOT
+) -> int:
+    """Create a project (or update its engine) from ``source_root``; return the exit status."""
+    parser = build_parser(prog)
+    args: argparse.Namespace = parser.parse_args(argv)
+    if args.dry_run and not args.update_engine:
+        parser.error("--dry-run goes with --update-engine")
     if not args.name.isprintable():
         fail(
             prog,
@@ -974,22 +1190,34 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         )
     project = project_from_name(args.name)
     dest: Path = args.path if args.path is not None else Path(project.name)
-    problem = name_problem(project.name, dest)
+    # An update needs only the project's package to exist (update_engine checks it).
+    problem = None if args.update_engine else name_problem(project.name, dest)
     if problem is not None:
         fail(prog, problem)
     try:
         if args.update_engine:
-            update = update_engine(dest, project.name, force=args.force)
-            report_update(dest, update)
+            update = update_engine(
+                dest, project.name, source_root, force=args.force, dry_run=args.dry_run
+            )
+            report_update(dest, update, dry_run=args.dry_run)
+            problems = [] if args.dry_run else update.unresolved or update.conflicting
+            if problems:
+                print(
+                    f"{prog}: {len(problems)} engine file(s) "
+                    f"{'still hold conflict markers' if update.unresolved else 'conflict'}: "
+                    f"{', '.join(problems)}",
+                    file=sys.stderr,
+                )
+                return 1
             return 0
-        files = plan_project(project)
+        files = plan_project(project, source_root)
         overwritten = write_files(dest, files, force=args.force)
     except (
         ExistingFileError,
         NotADirectoryError,
         FileNotFoundError,
         ValueError,
-        EditedEngineError,
+        UpdateRefusedError,
     ) as exc:
         fail(prog, str(exc))
     except OSError as exc:

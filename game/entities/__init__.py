@@ -13,7 +13,7 @@ none. The player is made by the level world itself. Modules, one idea each:
 
 To add a kind: declare it in :mod:`game.kinds` (its Tiled class and typed properties), write its
 entity class (an :class:`engine.entities.Entity` subclass taking ``(obj, world)``) and add it to
-:data:`ENTITY_CLASSES`. The README's "Add an enemy" recipe walks through it.
+:data:`ENTITY_CLASSES`. game/README.md's "Recipe: add an enemy" walks through it.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ FLYER_ART: dict[str, tuple[str, ...]] = {
 _FACES_RIGHT = frozenset({"robot", "zombie"})
 
 
-class _Enemy(Entity):
+class Enemy(Entity):
     """What walkers and flyers share: a body, a size, being stomped."""
 
     order = 20
@@ -119,7 +119,7 @@ class _Enemy(Entity):
         return (self.facing, self.squashed_until_tick, animation)
 
 
-class Walker(_Enemy):
+class Walker(Enemy):
     """Walks its ground; turns at walls, ledges and patrol bounds."""
 
     def __init__(self, obj: LevelObject, world: LevelWorld) -> None:
@@ -164,7 +164,7 @@ class Walker(_Enemy):
         return not any(s.collision_type in ground for s in world.boxes(*foot))
 
 
-class Flyer(_Enemy):
+class Flyer(Enemy):
     """Flies back and forth along its path."""
 
     order = 21

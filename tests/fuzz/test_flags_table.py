@@ -59,7 +59,7 @@ def rows(tmp: Path) -> list[tuple[str, list[str], str]]:
 
 
 MAINS = {
-    GAME: "game.__main__",
+    GAME: "tests.engine.app.sample_game",
     DEMO: "engine.tools.demo",
     SIM: "engine.tools.monitor_sim.cli",
     CONFIG: "engine.config.loader",

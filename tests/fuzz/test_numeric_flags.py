@@ -26,12 +26,12 @@ from tests.fuzz.conftest import TALLY, assert_one_line
 
 
 def _parsers() -> dict[str, argparse.ArgumentParser]:
+    from engine.app import cli as game
     from engine.tools import bench, demo, new_project, render_bench
     from engine.tools.monitor_sim import cli as monitor_sim
-    from game import __main__ as game
 
     return {
-        "python -m game": game.build_parser(),
+        "python -m game": game.build_parser("python -m game"),
         "python -m engine.tools.demo": demo.build_parser(),
         "python -m engine.tools.bench": bench.build_parser(),
         "python -m engine.tools.monitor_sim": monitor_sim.build_parser(),

@@ -1,6 +1,6 @@
 """Generated run files: a run that verifies (or says why not), or one error line.
 
-An honest run file (played on the pure simulation, :mod:`tests.game.honest_runs`) is damaged
+An honest run file (played on the pure simulation, :mod:`tests.engine.app.honest_runs`) is damaged
 two ways: one field anywhere in it (top level, settings, a split, an attempt) set to a
 generated JSON value or deleted, and random bytes of the file changed. What still loads is
 verified as well (the first five, to keep the suite fast): verification must return its
@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.run_file import RunFileError, Verification, read_run, verify_run
+from engine.app.run_file import RunFileError, Verification, read_run, verify_run
+from tests.engine.app.honest_runs import ORDER, honest_run
+from tests.engine.app.sample_game import GAME, LEVELS_DIR, SECTIONS
 from tests.fuzz.conftest import TALLY, assert_one_line, case
-from tests.game.honest_runs import LEVELS_DIR, ORDER, honest_run
 
 FUZZ_SETTINGS = settings(
     max_examples=40,
@@ -70,10 +71,10 @@ def check(text: str | bytes, path_factory: pytest.TempPathFactory) -> None:
     path = path_factory.mktemp("run") / "run.json"
     path.write_bytes(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     with case("run files", RunFileError, run_error_line):
-        loaded = read_run(path)
+        loaded = read_run(path, SECTIONS)
         if TALLY["run files (verified)"]["cases"] < MAX_VERIFIED:
             with case("run files (verified)", RunFileError, run_error_line):
-                result = verify_run(loaded, LEVELS_DIR, ORDER)
+                result = verify_run(GAME, loaded, LEVELS_DIR, ORDER)
                 assert isinstance(result, Verification)
                 assert result.verified == (not result.problem)
 

@@ -20,6 +20,7 @@ from engine.config import load_config
 from engine.input.replay import ReplayVerifier, load_replay, save_replay
 from engine.input.snapshot import InputSnapshot
 from tests.small_picture import SMALL_PICTURE_FLAGS
+from tests.test_readme import documented_json_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS_DIR = ROOT / "levels" / "replays"
@@ -75,15 +76,17 @@ def assert_one_line_error(out: subprocess.CompletedProcess[str], *fragments: str
 @pytest.mark.parametrize("name", sorted(BUNDLED))
 def test_bundled_replay_completes_its_level_on_the_simulation_with_every_hash(name: str) -> None:
     """The fast check: the pure simulation (no window) reproduces every recorded hash."""
+    from engine.app.cli import replay_level_path
     from engine.config import InputConfig, game_action_names
     from engine.input.snapshot import ActionMap
-    from game.__main__ import replay_level_path
     from game.movement import PlayerTuning
     from game.world_builder import LevelWorld
 
     path = REPLAYS_DIR / name
     replay = load_replay(path)
-    world = LevelWorld.load(replay_level_path(replay, path), PlayerTuning(), 1 / 60)
+    world = LevelWorld.load(
+        replay_level_path(replay, path, ROOT / "levels"), PlayerTuning(), 1 / 60
+    )
     assert world.level.name == BUNDLED[name]
     inputs = ReplayVerifier(replay).player(ActionMap(game_action_names(InputConfig())))
     for tick in range(replay.tick_count):
@@ -105,6 +108,7 @@ def test_bundled_replay_completes_its_level_with_every_hash_matching(
     out = game("--replay", str(path), "--json", "--display-hz", display_hz, *SMALL_PICTURE_FLAGS)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
+    assert set(data) == documented_json_keys("game")  # the flags table's keys, hash_ok too
     assert data["level"] == BUNDLED[name]
     assert data["completed"] is True
     assert data["hash_ok"] is True
@@ -161,17 +165,18 @@ def test_record_and_replay_together_are_refused(tmp_path: Path) -> None:
 
 @pytest.mark.gl
 def test_live_keys_recorded_at_60_hz_replay_at_144_hz(gl_window: Any, tmp_path: Path) -> None:
+    from engine.app.replay_run import Player, Recorder
     from engine.input.replay import ReplayMismatch
     from engine.runtime.engine import Engine
+    from game.level_scene import LevelScene
     from game.movement import PlayerTuning
-    from game.replay_run import Player, Recorder, TapedLevelScene
 
     level = ROOT / "levels" / "level1.json"
     config = load_config(None)
     tuning = PlayerTuning()
 
     engine = Engine(gl_window, config, headless=True, display_hz=60.0, probe_frames=0)
-    scene = TapedLevelScene.for_engine(engine, level, tuning)
+    scene = LevelScene.for_engine(engine, level, tuning)
     recorder = Recorder(engine.actions, level, engine.tick_rate.rate_hz)
     scene.tape = recorder
     engine.show(scene)
@@ -190,7 +195,7 @@ def test_live_keys_recorded_at_60_hz_replay_at_144_hz(gl_window: Any, tmp_path: 
 
     replay = load_replay(path)
     engine = Engine(gl_window, config, headless=True, display_hz=144.0, probe_frames=0)
-    scene = TapedLevelScene.for_engine(engine, level, tuning)
+    scene = LevelScene.for_engine(engine, level, tuning)
     player = Player(replay, engine.actions, str(path))
     scene.tape = player
     engine.show(scene)

@@ -736,17 +736,17 @@ def test_module_is_pure() -> None:
 
 def test_sections_from_spec_imports_a_games_mapping() -> None:
     from engine.config.loader import sections_from_spec
-    from game.config import CONFIG_SECTIONS
+    from game.definition import CONFIG_SECTIONS
 
-    assert sections_from_spec("game.config") == dict(CONFIG_SECTIONS)
-    assert sections_from_spec("game.config:CONFIG_SECTIONS") == dict(CONFIG_SECTIONS)
+    assert sections_from_spec("game.definition") == dict(CONFIG_SECTIONS)
+    assert sections_from_spec("game.definition:CONFIG_SECTIONS") == dict(CONFIG_SECTIONS)
 
 
 @pytest.mark.parametrize(
     ("spec", "fragment"),
     [
         ("no_such_module_here", "cannot import no_such_module_here"),
-        ("game.config:APP_NAME", "has no APP_NAME mapping"),
+        ("game.definition:APP_NAME", "has no APP_NAME mapping"),
         ("a b", "expected MODULE[:NAME]"),
         (":X", "expected MODULE[:NAME]"),
     ],
@@ -768,9 +768,9 @@ def test_the_checker_knows_a_games_section_when_told(
     path.write_text("[player]\njump_height_tiles = 3.4\n", encoding="utf-8")
     assert main(["--config", str(path)]) == 2
     assert "--sections MODULE" in capsys.readouterr().err
-    assert main(["--sections", "game.config", "--config", str(path)]) == 0
+    assert main(["--sections", "game.definition", "--config", str(path)]) == 0
     assert "jump_height_tiles = 3.4" in capsys.readouterr().out
-    assert main(["--sections", "game.config"]) == 0
+    assert main(["--sections", "game.definition"]) == 0
     assert "[player]" in capsys.readouterr().out
     assert main(["--sections", "nope_module"]) == 2
     assert "cannot import nope_module" in capsys.readouterr().err

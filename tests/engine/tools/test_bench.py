@@ -1,7 +1,7 @@
 """Tests for engine.tools.bench: its flags, the physics section's scenes and rows, the render section.
 
 The sections run at tiny sizes here: these tests check what the rows mean and that the
-comparisons are fair, not how fast anything is (the README has the measured figures).
+comparisons are fair, not how fast anything is (engine/tools/README.md has the measured figures).
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_readme import documented_json_keys
+
 
 def run(
     *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
@@ -47,6 +49,7 @@ def test_headless_demo_prints_a_json_summary_and_writes_a_screenshot(tmp_path: P
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
+    assert set(data) == documented_json_keys("engine.tools.demo")
     assert data["frames"] == 90
     assert abs(data["ticks"] - round(89 * 60 / 144)) <= 1
     assert data["vsync_detected"] is True

@@ -4,7 +4,8 @@ The fast tests generate into a temporary directory and check the tree, run the n
 its folder (the project's own ``engine/`` comes first on ``sys.path`` there) and follow the
 README's recipes on it, taking the code from the generated README itself. The slow tests do
 what a new user does: a fresh virtual environment, an install, the recipes, the project's own
-tests, a wheel install run from another folder, an engine update, and a PyInstaller bundle.
+tests, a wheel install run from another folder, and an engine update. The new game's
+PyInstaller bundle is built and played in ``tests/engine/test_bundle.py``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.app.level_order import bundled_levels
 from engine.tools import new_project
 from engine.tools.new_project import (
     ENGINE_EXCLUDED,
@@ -38,9 +40,12 @@ from engine.tools.new_project import (
     plan_project,
     project_from_name,
 )
+from tests.engine.test_bundle import map_name
 from tests.game.test_replays import assert_one_line_error
+from tests.markdown_links import broken_links, markdown_files
 
 ROOT = Path(__file__).resolve().parents[3]
+ENGINE_FILES = ("engine/", "engine-manifest.json", ".engine/")
 NAME = "moon_jump"
 PROJECT = Project(NAME)
 STARTERS = ("level1", "level2")
@@ -203,8 +208,11 @@ def test_the_engine_is_copied_without_its_tools_and_recorded(project: Path) -> N
     ours = {
         relative: data
         for relative, data in files_under(ROOT / "engine").items()
-        if "__pycache__" not in relative and relative.split("/")[0] not in ENGINE_EXCLUDED
+        if "__pycache__" not in relative
+        and relative.split("/")[0] not in ENGINE_EXCLUDED
+        and not relative.endswith("README.md")  # the template's docs link into its own tree
     }
+    assert any(relative.endswith("README.md") for relative in files_under(ROOT / "engine"))
     assert files_under(project / "engine") == ours
     for excluded in ENGINE_EXCLUDED:
         assert not (project / "engine" / excluded).exists()
@@ -242,21 +250,21 @@ def test_pyproject_lists_every_package_and_ships_the_project_files(project: Path
 
 def test_config_loads_with_the_games_sections_and_names_the_game(project: Path) -> None:
     from engine.config import load_config
-    from game.config import CONFIG_SECTIONS
+    from game.definition import CONFIG_SECTIONS
 
     text = (project / "config.toml").read_text(encoding="utf-8")
     assert re.search(r"^\[speedrun\]\n(#.*\n)*enabled = false$", text, re.MULTILINE)
     config = load_config(project / "config.toml", extra_sections=CONFIG_SECTIONS)
     assert config.speedrun.enabled is False
     assert config.video.title == "Moon Jump"
-    config_module = (project / NAME / "config.py").read_text(encoding="utf-8")
+    config_module = (project / NAME / "definition.py").read_text(encoding="utf-8")
     assert 'APP_NAME = "moon-jump"' in config_module  # its own settings and records folders
 
 
 def test_config_toml_shows_known_keys_at_their_defaults(project: Path, tmp_path: Path) -> None:
     """Every key config.toml sets or shows commented out exists and is the default (no drift)."""
     from engine.config import load_config
-    from game.config import CONFIG_SECTIONS
+    from game.definition import CONFIG_SECTIONS
 
     text = (project / "config.toml").read_text(encoding="utf-8")
     shown = re.sub(r"^# ([a-z_]+ = )", r"\1", text, flags=re.MULTILINE)
@@ -304,6 +312,11 @@ LEFTOVERS = re.compile(
     r"(?<![\w.])game\.(?=[a-z_]+\b)|from game import|import game\b|python -m game\b"
     r"|sample game|sample platformer|platformer-engine|\{\{\w+\}\}"
 )
+
+
+def test_every_relative_link_in_the_new_games_docs_resolves(project: Path) -> None:
+    assert (project / "README.md") in markdown_files(project)
+    assert broken_links(project) == []
 
 
 def test_no_leftovers_of_the_sample_game(project: Path) -> None:
@@ -473,7 +486,7 @@ def test_an_update_from_this_checkout_changes_nothing(tmp_path: Path) -> None:
     before = files_under(dest)
     out = run_new(NAME, "--path", str(dest), "--update-engine")
     assert out.returncode == 0, out.stderr
-    assert "0 added, 0 changed, 0 removed" in out.stdout
+    assert "0 added, 0 changed, 0 merged, 0 conflicting, 0 removed" in out.stdout
     assert files_under(dest) == before
 
 
@@ -481,18 +494,18 @@ def test_an_update_lists_what_it_changes_and_keeps_the_game(tmp_path: Path) -> N
     dest = make(tmp_path / "proj")
     (dest / NAME / "level_scene.py").write_text("# my game\n")
     (dest / "engine" / "mine.py").write_text("# my own engine helper\n")
-    outside = {k: v for k, v in files_under(dest).items() if not k.startswith("engine")}
+    outside = {k: v for k, v in files_under(dest).items() if not k.startswith(ENGINE_FILES)}
     source = newer_checkout(tmp_path)
 
     update = new_project.update_engine(dest, NAME, source)
     assert update.added == ["engine/storage/newfile.py"]
     assert update.changed == ["engine/runtime/scene.py"]
     assert update.removed == ["engine/physics/motion.py"]
-    assert update.kept == ["engine/mine.py"] and update.edited == []
+    assert update.kept == ["engine/mine.py"] and update.merged == update.conflicting == []
     assert update.pin_changes == ["numpy>=1.26 -> numpy>=2.0"]
     assert update.pyproject_lacks == ["numpy>=2.0"]
     after = files_under(dest)
-    assert {k: v for k, v in after.items() if not k.startswith("engine")} == outside
+    assert {k: v for k, v in after.items() if not k.startswith(ENGINE_FILES)} == outside
     assert after["engine/runtime/scene.py"].endswith(b"# a newer engine\n")
     assert "engine/physics/motion.py" not in after and "engine/mine.py" in after
     manifest = Manifest.read(dest / MANIFEST_NAME)
@@ -500,24 +513,31 @@ def test_an_update_lists_what_it_changes_and_keeps_the_game(tmp_path: Path) -> N
     assert "numpy>=2.0" in manifest.dependencies
 
 
-def test_an_update_refuses_to_overwrite_an_edited_engine_file(tmp_path: Path) -> None:
+def test_an_edit_of_the_lines_the_engine_changed_conflicts_and_nothing_else_changes(
+    tmp_path: Path,
+) -> None:
     dest = make(tmp_path / "proj")
     edited = dest / "engine" / "runtime" / "scene.py"
-    edited.write_text(edited.read_text() + "\n# my fix\n")
+    mine = edited.read_text()
+    edited.write_text(mine + "\n# my fix\n")  # where the newer engine adds its line
     before = files_under(dest)
     source = newer_checkout(tmp_path)
     out = run_new(NAME, "--path", str(dest), "--update-engine", source=source)
-    assert_one_line_error(out, str(edited), "edited since the engine was vendored", "--force")
-    assert files_under(dest) == before
-
-    forced = run_new(NAME, "--path", str(dest), "--update-engine", "--force", source=source)
-    assert forced.returncode == 0, forced.stderr
-    assert (
-        "overwritten although edited" in forced.stdout
-        and "engine/runtime/scene.py" in forced.stdout
-    )
-    assert "numpy>=1.26 -> numpy>=2.0" in forced.stdout
-    assert edited.read_text().endswith("# a newer engine\n")
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "engine/runtime/scene.py" in out.stderr.strip().splitlines()[-1]
+    assert "numpy>=1.26 -> numpy>=2.0" in out.stdout
+    text = edited.read_text()
+    assert text.startswith(mine) and "Traceback" not in out.stderr
+    conflict = text[len(mine) :]
+    assert re.fullmatch(
+        r"<<<<<<< project: engine/runtime/scene\.py\n\n# my fix\n"
+        r"\|\|\|\|\|\|\| engine \S+ \(as vendored\)\n"
+        r"=======\n\n# a newer engine\n>>>>>>> engine \S+ \(this update\)\n",
+        conflict,
+    ), conflict
+    after = files_under(dest)
+    changed = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+    assert changed == {"engine/runtime/scene.py", ".engine/vendored.tar.bz2"}
 
 
 def test_an_update_needs_the_manifest_or_force(tmp_path: Path) -> None:
@@ -630,7 +650,7 @@ def frog_heights(project: Path, python: str = sys.executable) -> list[float]:
         f"from {NAME}.world_builder import LevelWorld\n"
         f"from {NAME}.movement import PlayerTuning\n"
         f"from {NAME}.entities.frog import Frog\n"
-        f"from {NAME}.run_file import GAME_ACTIONS\n"
+        "from engine.app.run_file import GAME_ACTIONS\n"
         "from engine.input.snapshot import InputSnapshot\n"
         "world = LevelWorld.load('levels/level1.json', PlayerTuning(), 1 / 60)\n"
         "(frog,) = world.entities_of(Frog)\n"
@@ -654,8 +674,8 @@ def test_recipe_add_a_level_after_level_1(tmp_path: Path) -> None:
     order = in_project(
         project,
         "-c",
-        f"from {NAME}.assets import levels_dir\nfrom {NAME}.level_order import bundled_levels\n"
-        "print(' '.join(p.name for p in bundled_levels(levels_dir())))",
+        f"from {NAME}.definition import GAME\nfrom engine.app.level_order import bundled_levels\n"
+        "print(' '.join(p.name for p in bundled_levels(GAME.files.levels_dir())))",
     )
     assert order.stdout.split() == ["level1.json", "level1b.json", "level2.json"]
     check = in_project(
@@ -729,26 +749,26 @@ def write_wav(path: Path, frequency_hz: float = 440.0, seconds: float = 0.1) -> 
 def test_recipe_add_a_sound(tmp_path: Path) -> None:
     project = make(tmp_path / "proj")
     section = readme_section(project, "Add a sound")
-    assert f"from {NAME}.assets import asset_path" in section
+    assert '`"land": "sounds/land.wav",`' in section and f"{NAME}/definition.py" in section
     (project / "sounds").mkdir()
     write_wav(project / "sounds" / "land.wav")
-    scene = project / NAME / "level_scene.py"
-    text = scene.read_text(encoding="utf-8")
+    definition = project / NAME / "definition.py"
+    text = definition.read_text(encoding="utf-8")
+    assert "SOUND_FILES: Mapping[str, str] = {\n" in text
     text = text.replace(
-        f"from {NAME}.", f"from {NAME}.assets import asset_path\nfrom {NAME}.", 1
-    ).replace(
-        "SOUND_FILES = {\n", 'SOUND_FILES = {\n    "land": asset_path("sounds/land.wav"),\n', 1
+        "SOUND_FILES: Mapping[str, str] = {\n",
+        'SOUND_FILES: Mapping[str, str] = {\n    "land": "sounds/land.wav",\n',
+        1,
     )
-    scene.write_text(text, encoding="utf-8")
+    definition.write_text(text, encoding="utf-8")
     subprocess.run([sys.executable, "-m", "ruff", "check", "--fix", "-q", NAME], cwd=project)
     tests = in_project(
         project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_game.py", "-k", "sound"
     )
     assert tests.returncode == 0, tests.stdout[-2000:]
     assert "1 passed" in tests.stdout
-    where = in_project(
-        project, "-c", f"from {NAME}.level_scene import SOUND_FILES; print(SOUND_FILES['land'])"
-    )
+    code = f"from {NAME}.definition import GAME; print(GAME.files.asset_path('sounds/land.wav'))"
+    where = in_project(project, "-c", code)
     assert Path(where.stdout.strip()) == project / "sounds" / "land.wav"
 
 
@@ -772,7 +792,13 @@ def test_recipe_change_the_window_size_and_title(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert png_size(shot) == (1440, 810)
     effective = in_project(
-        project, "-m", "engine.config", "--sections", f"{NAME}.config", "--config", "config.toml"
+        project,
+        "-m",
+        "engine.config",
+        "--sections",
+        f"{NAME}.definition",
+        "--config",
+        "config.toml",
     )
     assert effective.returncode == 0, effective.stderr
     assert 'title = "Moon Jump: Director\'s Cut"' in effective.stdout
@@ -835,21 +861,28 @@ def test_a_new_user_makes_a_game_follows_recipes_ships_it_and_updates_the_engine
     assert " passed" in tests.stdout
     tested = time.monotonic()
 
-    # A wheel install (not editable) runs from any folder, with its levels and config inside.
+    # A wheel install (not editable) runs from any folder, with its levels and config inside,
+    # and plays its own levels named by file name alone.
     pip(python, "--no-deps", "--force-reinstall", str(dest))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    for command in (
-        [str(python), "-m", NAME, "--headless", "--frames", "60", "--json"],
-        [str(python.parent / NAME), "--headless", "--frames", "60", "--json"],
+    last = bundled_levels(dest / "levels")[-1]
+    for command, level in (
+        ([str(python), "-m", NAME], "First Steps"),
+        ([str(python.parent / NAME), "--level", last.name], map_name(last)),
     ):
         ran = subprocess.run(
-            command, cwd=elsewhere, capture_output=True, text=True, timeout=300, env=CLEAN_ENV
+            [*command, "--headless", "--frames", "60", "--json"],
+            cwd=elsewhere,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=CLEAN_ENV,
         )
         assert ran.returncode == 0, ran.stderr
-        assert json.loads(ran.stdout)["level"] == "First Steps"
+        assert json.loads(ran.stdout)["level"] == level
     where = subprocess.run(
-        [str(python), "-c", f"import {NAME}.assets as a; print(a.levels_dir())"],
+        [str(python), "-c", f"from {NAME}.definition import GAME; print(GAME.files.levels_dir())"],
         cwd=elsewhere,
         capture_output=True,
         text=True,
@@ -857,16 +890,21 @@ def test_a_new_user_makes_a_game_follows_recipes_ships_it_and_updates_the_engine
     )
     assert "site-packages" in where.stdout and f"{NAME}/project_data/levels" in where.stdout
 
-    # A newer engine: the game's code is kept, the edited engine file refused by name.
-    (dest / "engine" / "runtime" / "scene.py").write_text(
-        (dest / "engine" / "runtime" / "scene.py").read_text() + "\n# my engine fix\n"
-    )
+    # A newer engine: uncommitted work is refused by name; committed, the engine file edited
+    # on other lines takes the engine's change too, and the game's code is kept.
+    scene = dest / "engine" / "runtime" / "scene.py"
+    scene.write_text("# my engine note\n" + scene.read_text())
     game_code = {k: v for k, v in files_under(dest).items() if k.startswith(f"{NAME}/")}
     source = newer_checkout(tmp_path)
     refused = run_new(NAME, "--path", str(dest), "--update-engine", source=source)
-    assert_one_line_error(
-        refused, "engine/runtime/scene.py", "edited since the engine was vendored"
-    )
+    assert_one_line_error(refused, "uncommitted changes", "--force")
+    for git in (["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "w"]):
+        subprocess.run(["git", "-C", str(dest), *git], check=True, capture_output=True)
+    merged = run_new(NAME, "--path", str(dest), "--update-engine", source=source)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "merged" in merged.stdout and "engine/runtime/scene.py" in merged.stdout
+    text = scene.read_text()
+    assert text.startswith("# my engine note\n") and text.endswith("# a newer engine\n")
     assert {k: v for k, v in files_under(dest).items() if k.startswith(f"{NAME}/")} == game_code
     print(
         f"\ne2e: install {installed - started:.0f} s, recipes and the project's tests "

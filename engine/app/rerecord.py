@@ -1,0 +1,141 @@
+"""Re-recording a replay: its inputs played under the current settings, its hashes rewritten.
+
+A replay proves a run tick by tick with state hashes, so any change to what the simulation
+does (a higher jump in ``[player]``, another gravity in ``[physics]``, an edited level, a new
+rule in the code) makes every replay recorded before it diverge. When the change is intended,
+the inputs may still complete the level: the player presses the same keys at the same ticks
+and, with a higher jump, still clears every gap. ``python -m <game> --rerecord FILE`` tries
+exactly that, on the game's pure simulation (its definition's ``load_world``, no window):
+
+* the inputs are fed tick by tick under the current settings, on the level file as it is now;
+* if the level is completed, the replay is written again (format 2): the inputs up to the
+  completing tick, the new state hash of every tick, the level file's hash, the tick rate and
+  the settings hashes of this game (:func:`rerecord` returns it);
+* if the inputs run out first, nothing is written and :class:`StopsWorking` says where the run
+  stops working: the first tick whose state differs from the recording, the first time the
+  player is hurt from there on, and the tick the inputs end. Play the level again with
+  ``--record`` then.
+
+Pure: no arcade, no window; a replay of a whole level re-records in well under a second.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.app.definition import GameDefinition
+from engine.app.run_file import RunSettings
+from engine.config import Config, game_action_names
+from engine.input.replay import Replay, ReplayRecorder, ReplayVerifier, hash_level_file
+from engine.input.snapshot import ActionMap
+from engine.speedrun.timer import format_igt
+from engine.timing import TickRate
+
+__all__ = ["StopsWorking", "rerecord"]
+
+
+class StopsWorking(Exception):  # noqa: N818 - names the outcome, like ReplayMismatch
+    """The inputs no longer complete the level under the current settings.
+
+    ``str(error)`` is one line saying where the run stops working.
+
+    Attributes:
+        first_difference_tick: The first tick whose state differs from the recording (None if
+            every recorded hash still matched).
+        first_hurt_tick: The first tick from there on in which the player was hurt, or None.
+        end_tick: The last tick the inputs cover.
+    """
+
+    def __init__(
+        self,
+        level_name: str,
+        rate: TickRate,
+        *,
+        first_difference_tick: int | None,
+        first_hurt_tick: int | None,
+        end_tick: int,
+    ) -> None:
+        self.first_difference_tick = first_difference_tick
+        self.first_hurt_tick = first_hurt_tick
+        self.end_tick = end_tick
+        parts = []
+        if first_difference_tick is not None:
+            parts.append(
+                f"the run first differs from the recording at tick {first_difference_tick} "
+                f"({format_igt(rate, first_difference_tick)})"
+            )
+        if first_hurt_tick is not None:
+            parts.append(
+                f"the player is hurt at tick {first_hurt_tick} "
+                f"({format_igt(rate, first_hurt_tick)})"
+            )
+        parts.append(
+            f"the inputs end at tick {end_tick} without reaching the exit of {level_name!r}"
+        )
+        super().__init__("; ".join(parts))
+
+
+def rerecord(
+    definition: GameDefinition,
+    replay: Replay,
+    level_path: Path,
+    config: Config,
+    *,
+    game_version: str,
+) -> Replay:
+    """Play ``replay``'s inputs on ``level_path`` under ``config``; return the new replay.
+
+    Args:
+        replay: The replay whose inputs are played (its hashes are only compared, to say
+            where a failing run first differs).
+        level_path: The level file, as it is now.
+        config: The game's configuration: its tick rate, ``[physics]``, ``[player]`` and
+            ``[input]`` actions are what the new replay is recorded with.
+        game_version: Written into the new replay.
+
+    Raises:
+        StopsWorking: The inputs run out before the level is completed.
+        LevelError: The level cannot be loaded.
+        ReplayError: The replay's actions do not fit the game's.
+    """
+    settings = RunSettings.from_config(config, definition.config_sections)
+    actions = ActionMap(game_action_names(config.input))
+    rate = settings.tick_rate
+    world = definition.load_world(level_path, settings)
+    events = getattr(world, "events", None)  # a world's event log, if it keeps one
+    recorder = ReplayRecorder(
+        actions,
+        level_id=level_path.name,
+        level_hash=hash_level_file(level_path),
+        tick_rate_hz=rate.rate_hz,
+        game_version=game_version,
+        hash_every=replay.hash_every,
+        settings_hashes=settings.section_hashes(),
+    )
+    inputs = ReplayVerifier(replay).player(actions)
+    first_difference: int | None = None
+    first_hurt: int | None = None
+    hurt_seen = 0
+    while not inputs.finished and not world.completed:
+        tick = inputs.position
+        snapshot = inputs.sample()
+        world.tick(snapshot)
+        state_hash = world.state_hash()
+        recorder.record(tick, snapshot, state_hash)
+        recorded = replay.hashes[tick]
+        if first_difference is None and recorded is not None and recorded != state_hash:
+            first_difference = tick
+        if events is not None and first_difference is not None and first_hurt is None:
+            hurts = [event for event in events.since(hurt_seen) if event.name == "hurt"]
+            if hurts:
+                first_hurt = tick
+        hurt_seen = events.count if events is not None else 0
+    if not world.completed:
+        raise StopsWorking(
+            world.level.name,
+            rate,
+            first_difference_tick=first_difference,
+            first_hurt_tick=first_hurt,
+            end_tick=max(replay.tick_count - 1, 0),
+        )
+    return recorder.to_replay()

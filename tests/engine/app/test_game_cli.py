@@ -1,0 +1,266 @@
+"""``python -m game`` as a player runs it: headless summary, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.engine.app.sample_game import GAME
+from tests.test_readme import documented_json_keys
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def game(*args: str, headless: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
+    env["PYTHONPATH"] = str(ROOT)
+    flags = ["--headless"] if headless else []
+    return subprocess.run(
+        [sys.executable, "-m", "game", *flags, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+
+
+def test_headless_run_prints_the_summary_object(tmp_path: Path) -> None:
+    shot = tmp_path / "level1.png"
+    out = game("--frames", "120", "--display-hz", "144", "--json", "--screenshot", str(shot))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == documented_json_keys("game") - {"hash_ok"}  # hash_ok: replays only
+    assert data["level"] == "First Steps"
+    assert data["completed"] is False
+    assert abs(data["ticks"] - round(119 * 60 / 144)) <= 1
+    assert (
+        data["igt"]
+        == f"0:{data['ticks'] * 1000 // 60 // 1000:02d}.{data['ticks'] * 1000 // 60 % 1000:03d}"
+    )
+    assert data["coins"].endswith("/15")  # level 1 has 15 coins
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_text_summary_is_one_line() -> None:
+    out = game("--frames", "30")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines() == [out.stdout.strip()]
+    assert out.stdout.startswith("First Steps: not complete, ")
+
+
+def test_any_bundled_level_can_be_started() -> None:
+    out = game("--level", str(ROOT / "levels" / "level6.json"), "--frames", "10", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["level"] == "The Climb"
+
+
+def test_a_missing_or_broken_level_gives_one_line_and_exit_2(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"type": "map", "orientation": "orthogonal",')
+    own = sorted(path.name for path in (ROOT / "levels").glob("*.json"))
+    # missing: the line says where it looked and lists the game's own levels; broken: the loader's
+    for level, says in ((tmp_path / "missing.json", own), (broken, ["level error"])):
+        out = game("--level", str(level))
+        assert out.returncode == 2
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and level.name in lines[0] and all(s in lines[0] for s in says)
+        assert "Traceback" not in out.stderr
+
+
+def test_bad_player_tuning_gives_one_line_and_exit_2() -> None:
+    out = game("--set", "player.run_speed_px_s=-1")
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "player.run_speed_px_s" in out.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Trust: messages, --verify-run's statuses, stopping, the headless default
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_replay_played_on_another_level_says_so() -> None:
+    from engine.app.cli import load_checked_replay
+    from engine.input.replay import ReplayError
+
+    replay = ROOT / "levels" / "replays" / "level1.replay"
+    with pytest.raises(ReplayError) as caught:
+        load_checked_replay(GAME, replay, ROOT / "levels" / "level2.json")
+    assert str(caught.value).endswith(
+        "recorded on level 'level1.json', not on 'level2.json' (--level); leave --level out "
+        "to play it on its own level"
+    )
+
+
+@pytest.mark.slow
+def test_verify_run_has_a_status_for_each_verdict(tmp_path: Path, capsys: Any) -> None:
+    from engine.app.cli import verify_run_file
+    from engine.app.run_file import save_run
+    from engine.config import load_config
+    from engine.speedrun.timer import format_igt
+    from engine.timing import TickRate
+    from game.definition import CONFIG_SECTIONS
+    from tests.engine.app.honest_runs import BUNDLED_TICKS, LEVELS, honest_run
+
+    config = load_config(None, extra_sections=CONFIG_SECTIONS)
+    valid, invalid, edited = tmp_path / "valid.json", tmp_path / "invalid.json", tmp_path / "e.json"
+    save_run(honest_run(), valid)
+    save_run(honest_run(strict_valid=False), invalid)
+    data = json.loads(valid.read_text())
+    data["igt_ticks"] = 1800
+    edited.write_text(json.dumps(data))
+    igt = format_igt(TickRate.from_hz(60), BUNDLED_TICKS)
+    run = f"IGT {igt} ({BUNDLED_TICKS} ticks), {len(LEVELS)} levels"
+    expected = {
+        valid: (0, f"{valid}: verified: {run}"),
+        edited: (1, f"{edited}: NOT verified: the file claims IGT {igt} (1800 ticks)"),
+        invalid: (3, f"{invalid}: verified but INVALID: {run}; "),
+        tmp_path: (2, ""),
+    }
+    for path, (status, start) in expected.items():
+        assert verify_run_file(GAME, path, config, as_json=False) == status
+        out = capsys.readouterr()
+        if status == 2:
+            assert out.out == "" and "a directory, not a regular file" in out.err
+        else:
+            assert out.out.startswith(start) and out.out.count("\n") == 1, out.out
+    assert verify_run_file(GAME, invalid, config, as_json=True) == 3
+    assert json.loads(capsys.readouterr().out)["valid"] is False
+
+
+def started(process: subprocess.Popen[str], timeout_s: float = 120) -> None:
+    """Wait until the game has opened its window (its stop handlers are in place by then)."""
+    import time
+
+    maps = Path(f"/proc/{process.pid}/maps")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the game ended early: {process.communicate()}")
+        if "libEGL" in maps.read_text(errors="replace"):
+            time.sleep(0.5)  # a few frames into the loop
+            return
+        time.sleep(0.05)
+    raise AssertionError("the game did not start")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="watches /proc")
+@pytest.mark.parametrize(("signal_number", "status"), [(2, 130), (15, 143)])
+def test_ctrl_c_and_sigterm_end_a_recording_with_its_summary(
+    tmp_path: Path, signal_number: int, status: int
+) -> None:
+    from engine.input.replay import load_replay
+
+    record = tmp_path / "stopped.replay"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
+    env["PYTHONPATH"] = str(ROOT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "game", "--headless", "--record", str(record), "--frames", "99999"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    started(process)
+    process.send_signal(signal_number)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == status, stderr
+    assert stderr == ""
+    name = {2: "SIGINT", 15: "SIGTERM"}[signal_number]
+    assert stdout.startswith("First Steps: not complete, ")
+    assert stdout.rstrip().endswith(f", stopped by {name}") and stdout.count("\n") == 1
+    ticks = int(stdout.split(", ")[1].split()[0])
+    assert load_replay(record).tick_count == ticks  # the recording was saved, every tick
+
+
+@pytest.mark.slow
+def test_headless_without_frames_or_a_replay_stops_at_the_default() -> None:
+    from engine.app.cli import HEADLESS_DEFAULT_FRAMES
+
+    out = game("--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["completed"] is False
+    assert data["ticks"] == HEADLESS_DEFAULT_FRAMES - 1  # the first frame runs no tick
+
+
+def _full_disk() -> None:
+    """In the child: writes past 20 kB fail as on a full disk (EFBIG instead of ENOSPC)."""
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_record_into_a_full_folder_is_refused_before_the_run(tmp_path: Path) -> None:
+    """Finding 8: checked up front, as --screenshot is, not after playing the whole run."""
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    target = tmp_path / "run.replay"
+    out = subprocess.run(
+        [sys.executable, "-m", "game", "--headless", "--record", str(target), "--frames", "9"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        preexec_fn=_full_disk,
+    )
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"python -m game: error: cannot record to {target}: File too large\n"
+    assert list(tmp_path.iterdir()) == []  # the probe file is gone too
+
+
+def test_record_into_a_folder_that_refuses_files_is_refused_before_the_run(
+    tmp_path: Path,
+) -> None:
+    import tempfile
+
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)  # refuses files, except to root: then a read-only file system's folder
+    candidates = [folder, Path("/sys"), Path("/proc")]
+    for candidate in candidates:
+        try:
+            os.close(tempfile.mkstemp(dir=candidate)[0])
+        except OSError:
+            break
+    else:
+        pytest.skip("every folder here takes files")
+    out = game("--record", str(candidate / "run.replay"), "--frames", "9")
+    folder.chmod(0o755)
+    assert out.returncode == 2 and out.stdout == "", out.stderr
+    assert out.stderr.startswith(
+        f"python -m game: error: cannot record to {candidate / 'run.replay'}: "
+    )
+    assert len(out.stderr.splitlines()) == 1
+
+
+HOSTILE_NAME = "\x1b[2J\x1b]0;pwned\x07Evil two\nlines\rand\u2028more \u202e" + "L" * 5000
+
+
+@pytest.mark.slow
+def test_the_summary_line_escapes_and_shortens_the_level_name(tmp_path: Path) -> None:
+    """Messages: a level's name reaches the terminal escaped and short (--json: JSON-escaped)."""
+    levels = ROOT / "levels"
+    for entry in levels.iterdir():
+        if entry.suffix != ".json":
+            (tmp_path / entry.name).symlink_to(entry)
+    data = json.loads((levels / "level1.json").read_text(encoding="utf-8"))
+    for prop in data["properties"]:
+        if prop["name"] == "name":
+            prop["value"] = HOSTILE_NAME
+    level = tmp_path / "hostile.json"
+    level.write_text(json.dumps(data), encoding="utf-8")
+    out = game("--level", str(level), "--frames", "2")
+    assert out.returncode == 0, out.stderr[-500:]
+    line = out.stdout.rstrip("\n")
+    assert len(out.stdout.splitlines()) == 1 and line.isprintable(), line[:300]
+    assert line.startswith("\\u001b[2J\\u001b]0;pwned\\u0007Evil two\\nlines\\r"), line[:300]
+    assert len(line) < 200 and "...: not complete, " in line, line[:300]
