@@ -558,6 +558,7 @@ def test_a_finished_run_chains_its_attempts_and_verifies(timed: Any) -> None:
 
 
 @pytest.mark.gl
+@pytest.mark.slow  # plays the whole run twice; the records and names have fast tests of their own
 def test_two_games_finishing_the_same_run_keep_both_files_and_one_claim(timed: Any) -> None:
     """Findings 5 and 6: both games loaded the records before either finished; same IGT."""
     from tests.engine.app.honest_runs import play_run
