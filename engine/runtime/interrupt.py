@@ -34,6 +34,7 @@ Pure: standard library only.
 from __future__ import annotations
 
 import contextlib  # (imports kept to what the interpreter has loaded anyway: this runs first)
+import os
 import signal
 import sys
 from typing import TYPE_CHECKING
@@ -85,7 +86,13 @@ def command_module() -> tuple[str, str] | None:
     return _console_script()
 
 
+_installed_in_pid: int | None = None
+"""The process that installed the handler; forked workers (a process pool) inherit it."""
+
+
 def _interrupted(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() != _installed_in_pid:  # a forked worker: Ctrl+C reaches the whole group,
+        raise SystemExit(128 + signum)  # and only the command itself says so, once
     found = command_module()
     command = found[0] if found is not None else "python"
     with contextlib.suppress(OSError, ValueError, RuntimeError):  # stderr closed or busy
@@ -110,8 +117,10 @@ def exit_quietly_on_interrupt(package: str) -> bool:
     found = command_module()
     if found is None or not (found[1] == package or found[1].startswith(package + ".")):
         return False
+    global _installed_in_pid
     try:
         signal.signal(signal.SIGINT, _interrupted)
     except ValueError:  # not the main thread: Python only lets the main thread set handlers
         return False
+    _installed_in_pid = os.getpid()
     return True
