@@ -30,8 +30,12 @@ game does; both are the same objects.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from engine.runtime.interrupt import exit_quietly_on_interrupt
+
+exit_quietly_on_interrupt(__name__)  # Ctrl+C while ``python -m engine...`` imports: one line
+
+import importlib  # noqa: E402  (after the line above, which must run first)
+from typing import Any  # noqa: E402
 
 _PUBLIC: dict[str, str] = {
     # a game's definition and the machinery around it

@@ -13,11 +13,11 @@ Headless (``--headless``, for machines without a display), with ``--record`` or 
 ``--replay``, one level is played (``--level FILE`` or level 1) until the exit is reached, the
 window closes or ``--frames`` run out. A headless run without ``--replay`` has no input, so
 without ``--frames`` it stops after :data:`HEADLESS_DEFAULT_FRAMES` frames. Every run ends with
-one summary line (``--json``: an object with ``level``, ``completed``, ``ticks``, ``igt``,
-``coins``, ``respawns``: how often the player was sent back). Ctrl+C or SIGTERM ends a run
-the same way, with its summary line (``--json``: ``"stopped_by": "SIGINT"``) and its recording
-saved, and exit status 130 or 143. The engine's
-runtime flags work as on ``python -m engine.tools.demo``: ``--headless``, ``--display-hz``,
+one summary line, its level name escaped and shortened (:data:`SHOWN_NAME_CHARS`; ``--json``:
+an object with ``level``, ``completed``, ``ticks``, ``igt``, ``coins``, ``respawns``: how often
+the player was sent back). Ctrl+C or SIGTERM ends a run the same way, with its summary line
+(``--json``: ``"stopped_by": "SIGINT"``) and its recording saved, and exit status 130 or 143.
+The engine's runtime flags work as on ``python -m engine.tools.demo``: ``--headless``, ``--display-hz``,
 ``--frames``, ``--screenshot``, ``--config``, ``--set`` (including the game's own sections,
 such as the sample's ``[player]`` tuning).
 
@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING
 from engine.app.assets import ProjectFilesError
 from engine.app.definition import GameDefinition
 from engine.app.level_order import bundled_levels
+from engine.config.schema import shown_text
 from engine.input.replay import (
     Replay,
     ReplayError,
@@ -82,7 +83,7 @@ from engine.runtime.launch import (
     run_command,
 )
 from engine.speedrun.timer import format_igt
-from engine.storage.atomic_file import save_target
+from engine.storage.atomic_file import check_can_save
 from engine.timing import TickRate
 
 if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --headless flag
@@ -90,6 +91,10 @@ if TYPE_CHECKING:  # importing these imports arcade, which must wait for the --h
     from engine.config import Config
     from engine.runtime.audio import SoundBank
     from engine.runtime.engine import Engine
+
+SHOWN_NAME_CHARS = 80
+"""A level name in the summary line is escaped (no terminal escape or line break reaches the
+terminal raw) and shortened to this many characters (``--json`` has it whole, JSON-escaped)."""
 
 HEADLESS_DEFAULT_FRAMES = 600
 """Frames a headless run without ``--replay`` or ``--frames`` plays (10 s of a 60 Hz display)."""
@@ -220,7 +225,6 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
     levels_dir = definition.files.levels_dir()
     headless = is_headless(args)
     from engine.levels import LevelError, load_level
-    from engine.levels.model import escaped
     from engine.runtime.launch import config_and_settings
 
     config, settings = config_and_settings(
@@ -259,6 +263,13 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
         return stop.exit_status(status)
     if args.rerecord is not None:
         return stop.exit_status(rerecord_files(definition, args.rerecord, args.level, config))
+    if args.record is not None:
+        try:  # a missing, read-only or full folder, or a device there: now, not after the run
+            check_can_save(args.record)
+        except OSError as exc:
+            fail(
+                prog, f"cannot record to {shown_text(str(args.record), 200)}: {exc.strerror or exc}"
+            )
     replay: Replay | None = None
     level_path: Path = args.level if args.level is not None else bundled_levels(levels_dir)[0]
     try:
@@ -270,13 +281,6 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
     except (LevelError, ReplayError) as exc:
         print(exc, file=sys.stderr)
         return 2
-    if args.record is not None:
-        if not args.record.resolve().parent.is_dir():
-            fail(prog, f"cannot record to {args.record}: the directory does not exist")
-        try:
-            save_target(args.record)  # a device or a pipe there is refused now, not at the end
-        except OSError as exc:
-            fail(prog, f"cannot record to {args.record}: {exc.strerror or exc}")
     frames: int | None = args.frames
     if headless and frames is None and replay is None:
         frames = HEADLESS_DEFAULT_FRAMES  # no input: the level would never end
@@ -372,8 +376,8 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
         print(json.dumps(summary))
     else:
         result = "complete" if summary["completed"] else "not complete"
-        shown = escaped(str(summary["level"]))
-        line = f"{shown}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
+        name = shown_text(scene.level.name, SHOWN_NAME_CHARS)
+        line = f"{name}: {result}, {ticks} ticks, IGT {summary['igt']}, coins {summary['coins']}"
         if player is not None:
             line += f", replay hashes ok ({player.hashes_checked} checked)"
         if stop.requested:
@@ -456,7 +460,8 @@ def play_session(
     else:
         result = "run complete" if session.run_completed else "not complete"
         stopped = f", stopped by {stop.name}" if stop.requested else ""
-        print(f"{summary['level']}: {result}, {ticks} ticks, IGT {summary['igt']}{stopped}")
+        name = shown_text(session.level_names[session.level_index], SHOWN_NAME_CHARS)
+        print(f"{name}: {result}, {ticks} ticks, IGT {summary['igt']}{stopped}")
     if not engine.closed or session.quit_requested:
         engine.window.close()
     return stop.exit_status(0)

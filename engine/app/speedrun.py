@@ -15,12 +15,15 @@ when the runner resets (``reset_run``, Backspace, from anywhere). Everything els
 * **Personal bests and golds** per category (the levels and the tick rate; non-default
   ``[player]`` or ``[physics]`` settings make a category of their own) are kept in
   ``personal_bests.json`` in the user data directory (:mod:`engine.speedrun.personal_best`: atomic
-  saves, a corrupt file is moved aside with one warning). Only **valid** runs (strict timing,
+  saves, a corrupt file is moved aside with one warning, and a finished run is merged into the
+  file under a lock, so two games finishing at once lose nothing and "New personal best!" is
+  said only of a run that beat every saved one). Only **valid** runs (strict timing,
   no dropped time) set them; an invalid run, or a level played for practice, shows its times
   marked as such and saves nothing.
 * **Run files**: each finished run is exported to ``runs/`` next to it
   (:mod:`engine.app.run_file`: its attempts chained under a random run id, its settings recorded),
-  ready for ``python -m <game> --verify-run FILE``. The run file is the run's only proof, so it
+  ready for ``python -m <game> --verify-run FILE``, under a name no other file has (a second run
+  saved in the same second gets ``-2``). The run file is the run's only proof, so it
   is never dropped: when ``runs/`` cannot be written (read-only, a full disk, a file in its
   place) it goes to the next place that can take it (the data directory itself, then the
   temporary directory) and a warning line says where.
@@ -47,10 +50,11 @@ from engine.speedrun.livesplit import LiveSplitClient
 from engine.speedrun.livesplit import from_config as livesplit_from_config
 from engine.speedrun.personal_best import (
     Records,
+    SavedRun,
     default_records_path,
+    holding_personal_best,
     load_records,
-    save_records,
-    update_with_run,
+    record_run,
 )
 from engine.speedrun.timer import SpeedrunTimer, SplitResult, StrictStatus, format_time_ms
 from engine.storage.atomic_file import write_atomic, write_atomic_first
@@ -222,14 +226,14 @@ class Speedrun:
             return ["watched run: no records or run file saved"]
         is_pb = False
         if status.valid:
-            records, is_pb, golds = update_with_run(
-                self.records, self.category, self.level_files, timer.split_segment_ticks
-            )
-            self._save_records(records)
-            if is_pb:
+            saved = self._record_run(self.level_files, timer.split_segment_ticks, completed=True)
+            is_pb = saved is not None and saved.is_new_pb
+            if saved is None:
+                lines.append("personal best and golds NOT saved (see the warning)")
+            elif is_pb:
                 lines.append("New personal best!")
-            if golds:
-                lines.append(f"gold splits: {len(golds)}")
+            if saved is not None and saved.gold_names:
+                lines.append(f"gold splits: {len(saved.gold_names)}")
         else:
             lines.append(f"invalid run ({self._invalid_reason(status)}): no records saved")
         now_ns = self.clock_ns()
@@ -285,9 +289,13 @@ class Speedrun:
     def _save_ghost(self, run: RunRecord) -> None:
         """Keep a new personal best's run as the ghost file (a warning if it cannot be)."""
         path = self.ghost_file
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, run_json(run))
+        try:  # under the records lock: a game whose PB was beaten meanwhile writes no ghost
+            with holding_personal_best(
+                self.records_path, self.category, run.igt_ticks, self.warn
+            ) as pb:
+                if pb:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    write_atomic(path, run_json(run))
         except OSError as exc:
             self.warn(f"warning: the ghost file {path} not saved: {exc.strerror or exc}")
         self._ghosts = None  # read again for the next level
@@ -300,7 +308,7 @@ class Speedrun:
         places = [usual, *(folder / name for folder in self.fallback_dirs)]
         candidates = [path for index, path in enumerate(places) if path not in places[:index]]
         try:
-            saved, failures = write_atomic_first(candidates, run_json(run))
+            saved, failures = write_atomic_first(candidates, run_json(run), new_name=True)
         except OSError as exc:
             self.warn(f"warning: the run file {name} {exc.strerror or exc}")
             return "run file NOT saved (see the warning)"
@@ -321,14 +329,9 @@ class Speedrun:
         timer = self.timer
         finished_some = timer is not None and bool(timer.splits) and not timer.finished
         if timer is not None and finished_some and not self.watching and self.status().valid:
-            records, _, _ = update_with_run(
-                self.records,
-                self.category,
-                self.level_files[: len(timer.splits)],
-                timer.split_segment_ticks,
-                completed=False,
+            self._record_run(
+                self.level_files[: len(timer.splits)], timer.split_segment_ticks, completed=False
             )
-            self._save_records(records)
         self.timer = None
         self.last_split = None
         if self.livesplit is not None:
@@ -398,10 +401,25 @@ class Speedrun:
             return "not timed in strict mode"
         return f"{format_time_ms(-(-status.dropped_ns // 1_000_000))} dropped"
 
-    def _save_records(self, records: Records) -> None:
+    def _record_run(
+        self, names: Sequence[str], segment_ticks: Sequence[int], *, completed: bool
+    ) -> SavedRun | None:
+        """Fold the run into the records file under its lock (other games may save too).
+
+        Returns what was saved, or None (after a warning) when nothing could be.
+        """
         try:
-            save_records(records, self.records_path)
+            saved = record_run(
+                self.records_path,
+                self.category,
+                names,
+                segment_ticks,
+                completed=completed,
+                known=self.records,
+                warn=self.warn,
+            )
         except (OSError, ValueError) as exc:
             self.warn(f"warning: personal bests not saved to {self.records_path}: {exc}")
-        else:
-            self.records = records
+            return None
+        self.records = saved.records
+        return saved

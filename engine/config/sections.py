@@ -8,13 +8,15 @@ defaults, docs and allowed values are written once, next to the field, and both 
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
+import re
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from engine.config.schema import key_binding, setting
+from engine.config.schema import key_binding, setting, shown_text
 from engine.rendering.screen_fit import SCALE_MODES
 
 SectionT = TypeVar("SectionT")
@@ -236,6 +238,52 @@ def game_action_names(input_config: InputConfig) -> tuple[str, ...]:
     return tuple(name for name in names if name != DEBUG_OVERLAY_ACTION)
 
 
+MAX_HOST_NAME_CHARS = 253
+"""Longest DNS name (RFC 1035: 255 bytes on the wire, 253 characters written out)."""
+MAX_LABEL_CHARS = 63
+"""Longest part of a host name between dots (RFC 1035)."""
+_LABEL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?")
+
+
+def host_problem(host: str) -> str | None:
+    """Why ``host`` cannot be connected to (one phrase), or None for an IP address or host name.
+
+    An IPv4 or IPv6 address is fine. A name is split at dots (one trailing dot, the DNS root,
+    is allowed); every part must be 1 to 63 characters of letters, digits, ``-`` (not first
+    or last) and ``_`` once written in ASCII (a non-ASCII part is converted as IDNA, the way the
+    socket library will), and the whole at most 253. These are the names the socket library
+    can look up: others (``.``, ``a..b``, a 64-character part) fail inside it with a
+    ``UnicodeError``, not a connection error, so they are refused when the config is loaded.
+    """
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        return None
+    name = host[:-1] if host.endswith(".") else host
+    if not name:
+        return "it has no name in it"
+    for number, label in enumerate(name.split("."), start=1):
+        if not label:
+            return f"part {number} (between dots) is empty"
+        try:
+            ascii_label = label if label.isascii() else label.encode("idna").decode("ascii")
+        except UnicodeError:
+            return f"part {number} ({shown_text(label, 20)}) is not a valid international name"
+        if len(ascii_label) > MAX_LABEL_CHARS:
+            return f"part {number} is {len(ascii_label)} characters, at most {MAX_LABEL_CHARS}"
+        if not _LABEL.fullmatch(ascii_label):
+            return (
+                f"part {number} ({shown_text(label, 20)}) must be letters, digits, - and _ "
+                "(- not first or last)"
+            )
+    length = len(name.encode("idna")) if not name.isascii() else len(name)
+    if length > MAX_HOST_NAME_CHARS:
+        return f"it is {length} characters long, at most {MAX_HOST_NAME_CHARS}"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class LiveSplitConfig:
     """LiveSplit Server connection."""
@@ -243,6 +291,11 @@ class LiveSplitConfig:
     enabled: bool = setting(False, "Drive LiveSplit's timer (start, split, reset) over TCP.")
     host: str = setting("localhost", "Host where LiveSplit Server listens.", non_empty=True)
     port: int = setting(16834, "TCP port of LiveSplit Server.", min=1, max=65535)
+
+    def __post_init__(self) -> None:
+        problem = host_problem(self.host) if self.host.strip() else None
+        if problem is not None:
+            raise ValueError(f"host = {shown_text(self.host)}: not a host name: {problem}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,11 @@ screen writes only the keys it changed. Saves are atomic (:func:`~engine.storage
 a crash leaves the old file or the new one.
 
 A settings file that cannot be used (malformed TOML, an unknown key, a value out of range, not
-UTF-8, too big) never stops the game: it is moved aside to ``settings.toml.damaged`` with one
-warning naming the problem, and the game starts with the ``config.toml`` values. A path that is
+UTF-8, too big, tables or arrays nested deeper than ``--config`` allows) never stops the game:
+it is moved aside to ``settings.toml.damaged`` with one warning naming the problem, and the game
+starts with the ``config.toml`` values. A later damaged file never replaces an earlier one: it
+goes to ``settings.toml.damaged-2``, ``-3``... (:func:`~engine.storage.unique_name.move_aside`),
+so no options a player may want back are lost. A path that is
 not a regular file (a directory, a pipe) is left alone, with one warning, and nothing is saved
 there.
 
@@ -31,10 +34,8 @@ options screen changes a running game with :func:`config_with` and saves with :m
 from __future__ import annotations
 
 import dataclasses
-import os
 import stat
 import sys
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -42,10 +43,11 @@ from typing import Any
 
 import platformdirs
 
-from engine.config.loader import load_config
+from engine.config.loader import load_config, parse_toml
 from engine.config.schema import ConfigError, _toml_value
 from engine.config.sections import Config
 from engine.storage.atomic_file import write_atomic
+from engine.storage.unique_name import move_aside
 
 __all__ = [
     "SETTINGS_FILE_NAME",
@@ -197,11 +199,10 @@ class UserSettings:
         if len(data) > MAX_SETTINGS_BYTES:
             raise ConfigError(label, f"bigger than {MAX_SETTINGS_BYTES // 1024} KiB")
         try:
-            table = tomllib.loads(data.decode("utf-8-sig"))
+            text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ConfigError(label, f"not UTF-8 text (byte {exc.start})") from exc
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(label, f"malformed TOML: {exc}") from exc
+        table = parse_toml(text, label)  # nesting bounded as for --config (no RecursionError)
         flat = _flatten(table)
         try:
             checked = load_config(
@@ -213,9 +214,8 @@ class UserSettings:
 
     def _move_aside(self, problem: str) -> None:
         assert self.path is not None
-        aside = self.path.with_name(self.path.name + DAMAGED_SUFFIX)
         try:
-            os.replace(self.path, aside)
+            aside = move_aside(self.path, self.path.with_name(self.path.name + DAMAGED_SUFFIX), "")
         except OSError as exc:
             self.warn(
                 f"settings in {self.path} ignored ({problem}); could not move it aside: "

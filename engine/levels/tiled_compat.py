@@ -856,6 +856,20 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
 
 
 @contextlib.contextmanager
+def _temporary_folder(fail: Fail) -> Iterator[str]:
+    """A temporary folder for the rewritten map, removed after; a full or read-only temporary
+    folder (or a file size limit) while the copy is written is ``fail``'s one line."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="level-") as folder:
+            yield folder
+    except OSError as exc:
+        raise fail(
+            f"cannot write the map's prepared copy in {tempfile.gettempdir()} "
+            f"({exc.strerror or exc}): free some space there or set TMPDIR"
+        ) from None
+
+
+@contextlib.contextmanager
 def prepared_map(path: Path, fail: Fail, max_cells: int) -> Iterator[Path]:
     """The map rewritten as the current Tiled saves it, in a temporary folder (removed after).
 
@@ -869,7 +883,7 @@ def prepared_map(path: Path, fail: Fail, max_cells: int) -> Iterator[Path]:
     """
     data = read_bytes(path, "file", fail)
     path = Path(os.path.abspath(path))  # the copy lives elsewhere: every path made absolute
-    with tempfile.TemporaryDirectory(prefix="level-") as folder:
+    with _temporary_folder(fail) as folder:
         out_dir = Path(folder)
         if data.lstrip()[:1] == b"<":
             yield _fix_tmx(path, data, out_dir, fail, max_cells)

@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.config import Config, add_config_arguments
 from engine.config.loader import silence_closed_stdout
-from engine.storage.atomic_file import save_target, write_atomic
+from engine.storage.atomic_file import check_can_save, write_atomic
 
 if TYPE_CHECKING:
     from engine.config.settings import UserSettings
@@ -74,57 +74,84 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
+MAX_FLAG_TEXT = 30
+"""Longest number text a numeric flag reads (more digits than any allowed value has)."""
+
+
+def _shown_flag_text(text: str) -> str:
+    """The value as given, quoted, escaped and shortened for a one-line message."""
+    from engine.config.schema import shown_text
+
+    return f"'{shown_text(text, MAX_FLAG_TEXT)}'"
+
+
 def number_arg(
     kind: str,
     *,
     minimum: float = 0.0,
-    maximum: float | None = None,
+    maximum: float,
     exclusive: bool = False,
     unit: str = "",
 ) -> Callable[[str], float]:
-    """An argparse type for a finite number in a range, with one-line messages naming ``kind``."""
+    """An argparse type for a finite number in ``minimum..maximum``.
+
+    Every message is one line naming ``kind``, the value as given and the allowed range
+    (argparse adds the flag): ``display rate must be in 1..1000 Hz, got 'inf'``. There is no
+    unbounded number flag: ``maximum`` is required.
+    """
+    low = f"> {minimum:g}" if exclusive else f">= {minimum:g}"
+    allowed = (
+        f"must be in {minimum:g}..{maximum:g}{unit}"
+        if not exclusive
+        else f"must be {low} and <= {maximum:g}{unit}"
+    )
 
     def parse(text: str) -> float:
+        problem = f"{kind} {allowed}, got {_shown_flag_text(text)}"
+        if len(text) > MAX_FLAG_TEXT:
+            raise argparse.ArgumentTypeError(f"{problem} ({len(text)} characters)")
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+            raise argparse.ArgumentTypeError(f"{problem}: not a number") from None
         if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-        if maximum is not None and not minimum <= value <= maximum:
-            raise argparse.ArgumentTypeError(
-                f"{kind} must be in {minimum:g}..{maximum:g}{unit}, got {text}"
-            )
-        if exclusive and value <= minimum:
-            raise argparse.ArgumentTypeError(f"{kind} must be > {minimum:g}, got {text}")
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum:g}, got {text}")
+            raise argparse.ArgumentTypeError(f"{problem}: not a finite number")
+        too_low = value <= minimum if exclusive else value < minimum
+        if too_low or value > maximum:
+            raise argparse.ArgumentTypeError(problem)
         return value
 
     parse.__name__ = kind  # argparse names the type in its messages
     return parse
 
 
-def count_arg(kind: str, minimum: int = 1, maximum: int | None = None) -> Callable[[str], int]:
-    """An argparse type for a whole number of at least ``minimum`` (and at most ``maximum``)."""
+def count_arg(kind: str, minimum: int = 1, *, maximum: int) -> Callable[[str], int]:
+    """An argparse type for a whole number in ``minimum..maximum``.
+
+    Every message is one line naming ``kind``, the value as given and the allowed range
+    (argparse adds the flag): ``ticks must be in 1..1,000,000, got '99999...'``. There is
+    no unbounded count flag: ``maximum`` is required, so no flag can ask for an endless run
+    or an allocation without limit.
+    """
 
     def parse(text: str) -> int:
-        if len(text) > 30:
-            raise argparse.ArgumentTypeError(f"{kind} {text[:20]!r}... is far too long")
+        problem = f"{kind} must be in {minimum:,}..{maximum:,}, got {_shown_flag_text(text)}"
+        if len(text) > MAX_FLAG_TEXT:
+            raise argparse.ArgumentTypeError(f"{problem} ({len(text)} characters)")
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if maximum is not None and not minimum <= value <= maximum:
-            raise argparse.ArgumentTypeError(
-                f"{kind} must be in {minimum}..{maximum:,}, got {text}"
-            )
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum}, got {text}")
+            raise argparse.ArgumentTypeError(f"{problem}: not a whole number") from None
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(problem)
         return value
 
     parse.__name__ = kind
     return parse
+
+
+MAX_RUN_FRAMES = 10_000_000
+"""Most frames ``--frames`` asks for (46 hours at 60 Hz)."""
 
 
 def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
@@ -146,7 +173,10 @@ def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --headless, pace frames in wall time instead of as fast as possible",
     )
     parser.add_argument(
-        "--frames", type=count_arg("frames"), default=None, help="stop after N frames"
+        "--frames",
+        type=count_arg("frames", maximum=MAX_RUN_FRAMES),
+        default=None,
+        help=f"stop after N frames (1..{MAX_RUN_FRAMES:,})",
     )
     parser.add_argument(
         "--screenshot",
@@ -294,21 +324,18 @@ def open_window(config: Config, *, headless: bool, prog: str) -> Any:
 def png_path(text: str) -> Path:
     """An argparse type for a PNG file to write, checked before anything runs.
 
-    The name must end in ``.png``, its folder must exist, and whatever is already there must be
-    a regular file (saves never replace a directory, a pipe or a device).
+    The name must end in ``.png``, its folder must exist and take a file now
+    (:func:`~engine.storage.atomic_file.check_can_save`: not read-only, not full), and whatever
+    is already there must be a regular file (saves never replace a directory, a pipe or a
+    device).
     """
     path = Path(text)
     if path.suffix.lower() != ".png":
         raise argparse.ArgumentTypeError(f"{text!r} must be a .png file name")
-    folder = path.parent
-    if not folder.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: its folder does not exist")
     try:
-        save_target(path)
+        check_can_save(path)  # a probe file in its folder: missing, read-only, full, a device
     except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {exc.strerror}") from None
-    if not os.access(folder, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: its folder is not writable")
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {exc.strerror or exc}") from None
     return path
 
 

@@ -35,6 +35,11 @@ Never blocking the game:
     ``backoff_min_s`` (0.5 s) doubling to ``backoff_max_s`` (5 s). So LiveSplit may be started
     before the game, after it, or restarted in the middle.
 
+    The backoff is only reset by a connection that *stays* open for ``stable_s`` (default: the
+    longest backoff). A server that accepts and closes at once (something else on the port, a
+    proxy with nothing behind it) is therefore retried with the same growing waits as one that
+    refuses, never in a tight loop: about ``log2(max/min) + elapsed / backoff_max_s`` attempts.
+
 What is sent on (re)connect:
     Whatever is queued, in order. :meth:`~LiveSplitClient.reset` empties the queue and queues
     ``reset``: what happened before a reset no longer matters. So a LiveSplit started in the
@@ -54,9 +59,17 @@ What is sent on (re)connect:
     at the front to be sent again on the next connection.
 
 Messages:
-    One line through ``warn`` the first time a connection attempt fails in an outage (naming
-    ``host:port`` and the error), one when an established connection is lost, and one through
-    ``info`` when a connection succeeds after a failure. Never one per retry.
+    An *outage* lasts from the first failure until a connection has stayed open ``stable_s``.
+    One line through ``warn`` when it starts (the first attempt that fails, naming
+    ``host:port`` and the error, or the loss of a connection), and at most one through ``info``
+    when a connection succeeds in it. Nothing else, however many retries the outage takes.
+    Anything else going wrong in the background thread (a bug, an exotic error) is reported in
+    one ``warn`` line and ends the link; the game goes on without LiveSplit.
+
+    A host name the socket library cannot even look up (``.``, ``a..b``, a part longer than 63
+    characters) is refused earlier, when the config is loaded
+    (:func:`engine.config.sections.host_problem`: one line, exit status 2), and by this class's
+    constructor (``ValueError``).
 
 Typical use::
 
@@ -80,10 +93,12 @@ import select
 import socket
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 
 from engine.config import LiveSplitConfig
+from engine.config.sections import host_problem
 
 DEFAULT_QUEUE_SIZE = 1024
 _SET_GAME_TIME = "setgametime "
@@ -117,6 +132,12 @@ class LiveSplitClient:
         connect_timeout_s: Limit on one connection attempt (in the background thread).
         backoff_min_s: First wait between failed attempts.
         backoff_max_s: Longest wait between attempts.
+        stable_s: How long a connection must stay open to end an outage (and reset the
+            backoff); default ``backoff_max_s``.
+
+    Raises:
+        ValueError: ``host`` is not a host name or address (see :func:`host_problem`), or a
+            bad ``queue_size`` or backoff.
     """
 
     def __init__(
@@ -130,7 +151,11 @@ class LiveSplitClient:
         connect_timeout_s: float = 1.0,
         backoff_min_s: float = 0.5,
         backoff_max_s: float = 5.0,
+        stable_s: float | None = None,
     ) -> None:
+        problem = host_problem(host)
+        if problem is not None:
+            raise ValueError(f"LiveSplit host {host[:80]!r} is not a host name: {problem}")
         if queue_size < 1:
             raise ValueError(f"queue_size must be >= 1, got {queue_size}")
         if not 0 < backoff_min_s <= backoff_max_s:
@@ -141,6 +166,9 @@ class LiveSplitClient:
         self.connect_timeout_s = connect_timeout_s
         self.backoff_min_s = backoff_min_s
         self.backoff_max_s = backoff_max_s
+        self.stable_s = backoff_max_s if stable_s is None else stable_s
+        #: Connection attempts made so far (for tests and the curious).
+        self.attempts = 0
         self._warn = warn
         self._info = info
         self._lock = threading.Lock()
@@ -153,7 +181,7 @@ class LiveSplitClient:
         self._wake_reader.setblocking(False)
         self._wake_writer.setblocking(False)
         self._thread = threading.Thread(
-            target=self._run, name=f"livesplit-{host}:{port}", daemon=True
+            target=self._run_reporting, name=f"livesplit-{host}:{port}", daemon=True
         )
         self._thread.start()
 
@@ -261,15 +289,33 @@ class LiveSplitClient:
                 self._drop_one()
 
     def _connect(self) -> socket.socket:
+        self.attempts += 1
         sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout_s)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.settimeout(self.connect_timeout_s)  # bounds a sendall to a stalled LiveSplit
         return sock
 
+    def _run_reporting(self) -> None:
+        """The thread: :meth:`_run`, and one line if it ever fails (it then stops)."""
+        try:
+            self._run()
+        except Exception as error:  # the thread must not die without a word
+            self._connected = False
+            with self._lock:
+                self._closing = True  # nothing is queued any more
+                self._queue.clear()
+            self._warn(
+                f"warning: the LiveSplit link to {self.address} stopped "
+                f"({type(error).__name__}: {str(error)[:200]}); the game goes on without it"
+            )
+
     def _run(self) -> None:
         sock: socket.socket | None = None
         backoff_s = self.backoff_min_s
-        in_outage = False  # a failure was reported and no connection has succeeded since
+        in_outage = False  # a failure was reported and no connection has lasted since
+        announced = False  # the outage's "connected" line was printed
+        opened_at = 0.0  # when ``sock`` connected
+        stable = False  # ``sock`` has stayed open for stable_s
         while True:
             with self._lock:
                 closing = self._closing
@@ -278,7 +324,7 @@ class LiveSplitClient:
                     return
                 try:
                     sock = self._connect()
-                except OSError as error:
+                except (OSError, ValueError) as error:  # ValueError: UnicodeError from IDNA
                     if not in_outage:
                         self._warn(
                             f"warning: LiveSplit at {self.address} is not reachable ({error}); "
@@ -289,27 +335,37 @@ class LiveSplitClient:
                     backoff_s = min(backoff_s * 2, self.backoff_max_s)
                     continue
                 self._connected = True
-                backoff_s = self.backoff_min_s
-                if in_outage:
+                opened_at, stable = time.monotonic(), False
+                if in_outage and not announced:
                     self._info(f"LiveSplit: connected to {self.address}")
-                    in_outage = False
+                    announced = True
             lines = self._take_all()
+            lost: object = None
             if lines:
                 try:
                     sock.sendall("".join(line + "\r\n" for line in lines).encode("utf-8"))
                 except OSError as error:
                     self._put_back(lines)
-                    self._drop(sock, error)
-                    sock = None
-                    in_outage = True
-                    continue
-            if closing:
+                    lost = error
+            if lost is None and closing:
                 self._drop(sock, None)
                 return
-            if self._wait(sock, None) and not self._still_open(sock):
-                self._drop(sock, "closed by LiveSplit")
-                sock = None
-                in_outage = True
+            if lost is None:
+                wait_s = None if stable else max(0.0, opened_at + self.stable_s - time.monotonic())
+                if self._wait(sock, wait_s) and not self._still_open(sock):
+                    lost = "closed by LiveSplit"
+            if not stable and lost is None and time.monotonic() - opened_at >= self.stable_s:
+                stable = True  # the outage is over: report the next failure, reset the waits
+                in_outage = announced = False
+                backoff_s = self.backoff_min_s
+            if lost is None:
+                continue
+            self._drop(sock, None if in_outage else lost)
+            sock = None
+            in_outage = True
+            if not stable:  # it closed again at once: wait as after a refused connection
+                self._wait(None, backoff_s)
+                backoff_s = min(backoff_s * 2, self.backoff_max_s)
 
     def _wait(self, sock: socket.socket | None, timeout_s: float | None) -> bool:
         """Sleep until woken by the game, ``sock`` is readable or ``timeout_s``; True if readable."""
@@ -332,11 +388,11 @@ class LiveSplitClient:
 
     def _drop(self, sock: socket.socket, error: object) -> None:
         """Close ``sock`` after a failure (warning with ``error`` unless it is None)."""
-        self._connected = False
+        if error is not None:  # said before ``connected`` turns False, so a reader sees both
+            self._warn(f"warning: lost the connection to LiveSplit at {self.address} ({error})")
         with contextlib.suppress(OSError):
             sock.close()
-        if error is not None:
-            self._warn(f"warning: lost the connection to LiveSplit at {self.address} ({error})")
+        self._connected = False
 
 
 def from_config(

@@ -39,12 +39,23 @@ can leave a temporary file behind; it is never read as records, and the next sav
 leftovers once they are :data:`STALE_TEMP_AGE_S` old (younger ones may belong to another game
 instance that is saving right now).
 
+Two games at once (:func:`record_run`): a finished run is folded into the records **under an
+exclusive lock** between processes (:func:`~engine.storage.file_lock.file_lock` on
+``.personal_bests.json.lock``), into what the file holds *at that moment* merged with what this
+game knew (:func:`merge_records`: per split the faster gold, per category the faster personal
+best). So when two games finish runs together, whichever saves second sees the first one's
+save: a worse total never replaces a better one, no gold is lost, and "new personal best" is
+said only of a run that beat every personal best saved so far, by any game.
+
 Loading never stops the game (:func:`load_records`):
 
 * no file: empty records (the first run);
-* a file that is not valid UTF-8 JSON of the shape above: it is **moved aside** to
-  ``personal_bests.corrupt-<UTC time>.json`` (never deleted), one warning line names both files,
-  and the game goes on with empty records;
+* a file that is not valid UTF-8 JSON of the shape above, or that could never be written back
+  (a name or date holding a lone surrogate such as ``"\\ud800"``, which JSON escapes allow but
+  UTF-8 cannot encode: every later save would fail): it is **moved aside** to
+  ``personal_bests.corrupt-<UTC time>.json`` (never deleted; never over an earlier one: a
+  second in the same second gets ``-2``), one warning line names both files, and the game goes
+  on with empty records;
 * a file that exists but cannot be read (permissions, a directory, a named pipe or a device in
   its place, more than 16 MiB): one warning line, empty records, and :func:`save_records` then
   **refuses** to replace that file (it raises :class:`RecordsError`), because it may hold bests
@@ -62,11 +73,10 @@ Typical use::
     records = load_records(path)
     comparison = records.comparison("all-levels@60Hz")       # for SpeedrunTimer
     ...                                                       # when the run finishes:
-    records, new_pb, golds = update_with_run(
-        records, "all-levels@60Hz", timer.split_names, timer.split_segment_ticks
-    )
     try:
-        save_records(records, path)
+        saved = record_run(path, "all-levels@60Hz", timer.split_names,
+                           timer.split_segment_ticks, known=records)
+        records = saved.records                               # new_pb, golds: saved.is_new_pb...
     except (RecordsError, OSError) as error:
         print(f"warning: personal bests not saved: {error}", file=sys.stderr)
 
@@ -77,9 +87,9 @@ This module is pure: it imports the standard library, platformdirs and
 from __future__ import annotations
 
 import json
-import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import accumulate
@@ -92,6 +102,8 @@ import platformdirs
 from engine.speedrun.timer import Comparison
 from engine.storage.atomic_file import remove_stale_temps, save_target, write_atomic
 from engine.storage.bounded_read import read_regular_file
+from engine.storage.file_lock import file_lock, lock_path_for
+from engine.storage.unique_name import move_aside
 
 FORMAT_NAME = "platformer-personal-bests"
 FORMAT_VERSION = 1
@@ -129,10 +141,24 @@ def _check_ticks(ticks: object, where: str) -> int:
     return ticks
 
 
+def _check_text(text: object, where: str) -> str:
+    """``text`` if it is a string UTF-8 can encode (no lone surrogate), else RecordsError."""
+    if not isinstance(text, str):
+        raise RecordsError(f"{where}: expected a string, got {text!r:.60}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise RecordsError(  # the problem first: a long name may be shortened after it
+            f"a lone surrogate (\\u{ord(text[error.start]):04x}) in {where}, near "
+            f"{text[: error.start + 1][-20:]!r}: it cannot be saved as UTF-8"
+        ) from None
+    return text
+
+
 def _check_name(name: object, where: str) -> str:
     if not isinstance(name, str) or not name:
-        raise RecordsError(f"{where}: expected a non-empty string, got {name!r}")
-    return name
+        raise RecordsError(f"{where}: expected a non-empty string, got {name!r:.60}")
+    return _check_text(name, where)
 
 
 def _ticks_by_name(values: object, where: str) -> dict[str, int]:
@@ -163,8 +189,7 @@ class PersonalBest:
     def __post_init__(self) -> None:
         where = "personal_best"
         _check_ticks(self.total_ticks, f"{where}.total_ticks")
-        if not isinstance(self.date, str):
-            raise RecordsError(f"{where}.date: expected a string, got {self.date!r}")
+        _check_text(self.date, f"{where}.date")
         if not self.split_names or len(self.split_names) != len(self.cumulative_ticks):
             raise RecordsError(f"{where}.splits: expected one cumulative time per split")
         if len(set(self.split_names)) != len(self.split_names):
@@ -368,6 +393,109 @@ def update_with_run(
     return Records(categories), is_new_pb, tuple(gold_names)
 
 
+def merge_records(first: Records, second: Records) -> Records:
+    """The best of both: every category of either, each gold the faster, each PB the faster.
+
+    Nothing better is ever dropped: a gold or a personal best in either survives unless the
+    other has a strictly faster one (on a tie, ``first``'s is kept). Used to fold what this
+    game knew into what another game saved meanwhile (:func:`record_run`).
+    """
+    categories = dict(first.categories)
+    for key, theirs in second.categories.items():
+        ours = categories.get(key)
+        if ours is None:
+            categories[key] = theirs
+            continue
+        golds = dict(ours.best_segment_ticks)
+        for name, ticks in theirs.best_segment_ticks.items():
+            if name not in golds or ticks < golds[name]:
+                golds[name] = ticks
+        pb = ours.personal_best
+        if theirs.personal_best is not None and (
+            pb is None or theirs.personal_best.total_ticks < pb.total_ticks
+        ):
+            pb = theirs.personal_best
+        categories[key] = CategoryRecord(personal_best=pb, best_segment_ticks=golds)
+    return Records(categories)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedRun:
+    """What :func:`record_run` saved.
+
+    Attributes:
+        records: The records as saved (the file's, this game's and the run's, merged).
+        is_new_pb: The run beat every personal best saved before it, by any game.
+        gold_names: The run's segments that beat every saved gold, in run order.
+    """
+
+    records: Records
+    is_new_pb: bool
+    gold_names: tuple[str, ...]
+
+
+def record_run(
+    path: Path,
+    category: str,
+    split_names: Sequence[str],
+    segment_ticks: Sequence[int],
+    *,
+    completed: bool = True,
+    known: Records | None = None,
+    warn: Warn = _print_warning,
+    date: str | None = None,
+) -> SavedRun:
+    """Fold one run into the records file under the lock; safe with other games saving too.
+
+    Under :func:`~engine.storage.file_lock.file_lock`: read the file as it is now
+    (:func:`load_records`: a corrupt one is moved aside with a warning), merge ``known`` (what
+    this game loaded or saved before) into it, fold the run in (:func:`update_with_run`) and
+    save atomically. Another game doing the same waits for the lock, then sees this save.
+
+    Args:
+        path: The records file.
+        category, split_names, segment_ticks, completed, date: As :func:`update_with_run`.
+        known: Records this game holds; none of their bests is lost even if the file lost
+            them meanwhile (moved aside, say).
+        warn: Gets the warning line about a corrupt file.
+
+    Raises:
+        RecordsError: The file exists but cannot be read (it is not replaced), or the run's
+            names cannot be saved.
+        OSError: The lock or the save failed (a read-only folder, a full disk, a lock held
+            by another process for :data:`~engine.storage.file_lock.DEFAULT_LOCK_TIMEOUT_S`).
+    """
+    path = Path(path)
+    with file_lock(lock_path_for(save_target(path))):
+        current = load_records(path, warn=warn)
+        if known is not None:
+            current = merge_records(current, known)
+        records, is_new_pb, golds = update_with_run(
+            current, category, split_names, segment_ticks, completed=completed, date=date
+        )
+        save_records(records, path)
+    return SavedRun(records, is_new_pb, golds)
+
+
+@contextmanager
+def holding_personal_best(
+    path: Path, category: str, total_ticks: int, warn: Warn = _print_warning
+) -> Iterator[bool]:
+    """Hold the records lock; yield whether ``category``'s saved PB is still ``total_ticks``.
+
+    For files that belong with the personal best (a ghost of its run): write them inside the
+    block, only when it yields True, so a slower game that set a PB a moment before another
+    game's faster one never writes its file last.
+
+    Raises:
+        OSError: The lock cannot be taken.
+    """
+    path = Path(path)
+    with file_lock(lock_path_for(save_target(path))):
+        pb = load_records(path, warn=warn).category(category).personal_best
+        yield pb is not None and pb.total_ticks == total_ticks
+
+
 # -- the file ----------------------------------------------------------------------------------
 
 
@@ -402,13 +530,9 @@ def save_records(records: Records, path: Path) -> None:
 
 
 def _corrupt_destination(path: Path) -> Path:
+    """The first name a corrupt file is moved to (numbered ``-2``... if it is taken)."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    candidate = path.with_name(f"{path.stem}.corrupt-{stamp}.json")
-    counter = 1
-    while candidate.exists():
-        candidate = path.with_name(f"{path.stem}.corrupt-{stamp}-{counter}.json")
-        counter += 1
-    return candidate
+    return path.with_name(f"{path.stem}.corrupt-{stamp}.json")
 
 
 def load_records(path: Path, warn: Warn = _print_warning) -> Records:
@@ -437,9 +561,8 @@ def load_records(path: Path, warn: Warn = _print_warning) -> Records:
         return Records.from_json(json.loads(raw.decode("utf-8")))
     except (ValueError, RecursionError) as error:  # JSON, UTF-8 and RecordsError are ValueErrors
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-    destination = _corrupt_destination(path)
     try:
-        os.replace(path, destination)
+        destination = move_aside(path, _corrupt_destination(path))
     except OSError as error:
         warn(
             f"warning: personal bests {path} are corrupt ({reason:.120}) and could not be moved "

@@ -25,6 +25,17 @@ What a save replaces (:func:`save_target`):
 When the usual place cannot be written at all (a read-only folder, a full disk, a file where a
 folder should be), :func:`write_atomic_first` tries a list of places in turn and says which one
 took the file, so a file that matters (a speedrun's run file) is never dropped.
+
+A save made at the *end* of something long (a recording after the whole run) should fail at
+the start instead: :func:`check_can_save` makes the same kind of temporary file in the same
+folder, writes :data:`PROBE_BYTES` to it, ``fsync``-s and deletes it, so a missing, read-only
+or full folder, or a device in the file's place, is refused before the run, in one line.
+
+A file that must never replace another one (a run file named after the moment it was saved:
+two games finishing in the same second would pick the same name) is saved with
+:func:`write_atomic_new` (or ``write_atomic_first(..., new_name=True)``): its name is first
+taken with an exclusive create (:func:`~engine.storage.unique_name.reserve_new_name`), so the
+second game gets ``run-...-2.json``; then the bytes replace that empty reservation atomically.
 """
 
 from __future__ import annotations
@@ -39,14 +50,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.storage.bounded_read import describe_kind
+from engine.storage.unique_name import reserve_new_name
 
 __all__ = [
+    "PROBE_BYTES",
+    "check_can_save",
     "current_umask",
     "remove_stale_temps",
     "save_target",
     "temp_prefix",
     "write_atomic",
     "write_atomic_first",
+    "write_atomic_new",
 ]
 
 
@@ -127,6 +142,58 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     fsync_directory(target.parent)
 
 
+PROBE_BYTES = 64 * 1024
+"""What :func:`check_can_save` writes to test a folder (a recorded level's replay: 20-50 KB)."""
+
+
+def check_can_save(path: str | os.PathLike[str], probe_bytes: int = PROBE_BYTES) -> None:
+    """Make sure a save of ``path`` can work now: write a probe file beside it and delete it.
+
+    Nothing at ``path`` is touched.
+
+    Raises:
+        OSError: The folder is missing (``"its folder does not exist"``) or refuses files
+            (read-only, no permission), the disk cannot take ``probe_bytes`` more, or
+            something other than a regular file is at ``path`` (see :func:`save_target`).
+    """
+    target = save_target(path)
+    if not target.parent.is_dir():
+        raise OSError(errno.ENOENT, "its folder does not exist", str(target.parent))
+    descriptor, temp_name = tempfile.mkstemp(
+        dir=target.parent, prefix=temp_prefix(target), suffix=".tmp"
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(bytes(probe_bytes))
+            file.flush()
+            os.fsync(file.fileno())
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+
+
+def write_atomic_new(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Save ``data`` under ``path``, or ``path`` numbered (``name-2.json``...) if it is taken.
+
+    Never replaces an existing file, even one another process is creating at the same moment
+    (see :mod:`~engine.storage.unique_name`).
+
+    Returns:
+        The name the file got.
+
+    Raises:
+        OSError: As :func:`write_atomic`; the reserved name is removed again.
+    """
+    target = reserve_new_name(Path(path))
+    try:
+        write_atomic(target, data)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise
+    return target
+
+
 def remove_stale_temps(path: Path, older_than_s: float) -> None:
     """Delete ``path``'s temporary files older than ``older_than_s`` (left by killed savers).
 
@@ -140,7 +207,7 @@ def remove_stale_temps(path: Path, older_than_s: float) -> None:
 
 
 def write_atomic_first(
-    candidates: Sequence[Path], data: bytes
+    candidates: Sequence[Path], data: bytes, *, new_name: bool = False
 ) -> tuple[Path, tuple[tuple[Path, OSError], ...]]:
     """Save ``data`` atomically to the first of ``candidates`` that can take it.
 
@@ -151,6 +218,8 @@ def write_atomic_first(
     Args:
         candidates: Full file paths, best first.
         data: The file's bytes.
+        new_name: Never replace a file: save under a new name (:func:`write_atomic_new`),
+            so ``saved_path`` may be a candidate numbered ``-2``, ``-3``...
 
     Returns:
         ``(saved_path, failures)``: where the file went and, for each earlier candidate, why
@@ -168,10 +237,12 @@ def write_atomic_first(
                 raise OSError(
                     errno.ENOTDIR, "a file is where its folder should be", str(path.parent)
                 ) from None
-            write_atomic(path, data)
+            saved = write_atomic_new(path, data) if new_name else path
+            if not new_name:
+                write_atomic(path, data)
         except OSError as error:
             failures.append((path, error))
         else:
-            return path, tuple(failures)
+            return saved, tuple(failures)
     reasons = "; ".join(f"{path}: {error.strerror or error}" for path, error in failures)
     raise OSError(errno.EIO, f"could not be saved anywhere ({reasons or 'no place to try'})")

@@ -60,13 +60,17 @@ from engine.runtime.launch import (
 from engine.tools.game_bench import bench_game, format_game
 from engine.tools.level_bench import bench_levels, format_levels
 from engine.tools.pacing_bench import bench_pacing, format_pacing
-from engine.tools.physics_bench import DEFAULT_TICKS, bench_physics, format_physics
-from engine.tools.render_bench import bench_render, format_render
+from engine.tools.physics_bench import DEFAULT_TICKS, MAX_TICKS, bench_physics, format_physics
+from engine.tools.render_bench import MAX_BENCH_FRAMES, bench_render, format_render
 
 DEFAULT_SIZES = (1_000, 10_000)
 #: The largest ``--sizes`` value: 100,000 bodies and sprites take a few hundred MB.
 MAX_SIZE = 100_000
+#: The most different ``--sizes`` one run measures.
+MAX_SIZE_COUNT = 16
 DEFAULT_FRAMES = 200
+#: The longest ``--seconds`` of the pacing section (an hour).
+MAX_SECONDS = 3600
 WARMUP_FRAMES = 10
 FIXED_STEP_S = 1.0 / 60.0
 GOAL_BULK_MS_AT_10K = 0.15
@@ -246,10 +250,7 @@ def format_interpolation(rows: list[dict[str, float | int]], frames: int) -> str
 
 def size_arg(text: str) -> int:
     """An argparse type for a body/sprite count: a whole number in ``1..MAX_SIZE``."""
-    value = count_arg("size")(text)
-    if value > MAX_SIZE:
-        raise argparse.ArgumentTypeError(f"size must be <= {MAX_SIZE}, got {text}")
-    return value
+    return count_arg("size", maximum=MAX_SIZE)(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -267,13 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--frames",
-        type=count_arg("frames"),
+        type=count_arg("frames", maximum=MAX_BENCH_FRAMES),
         default=DEFAULT_FRAMES,
         help="timed frames per route (interpolation) and per GL-check setting (render)",
     )
     parser.add_argument(
         "--seconds",
-        type=count_arg("seconds"),
+        type=count_arg("seconds", maximum=MAX_SECONDS),
         default=10,
         help="seconds each loop runs in the pacing section (default 10)",
     )
@@ -287,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--ticks",
-        type=count_arg("ticks"),
+        type=count_arg("ticks", maximum=MAX_TICKS),
         default=DEFAULT_TICKS,
         help=f"timed ticks per engine, scene and size in the physics section "
         f"(default {DEFAULT_TICKS})",
@@ -312,9 +313,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse flags, run the sections, print tables or JSON. Returns the exit status."""
-    options = build_parser().parse_args(argv)
+    parser = build_parser()
+    options = parser.parse_args(argv)
     if options.sections is None:
         options.sections = list(SECTIONS)
+    options.sections = list(dict.fromkeys(options.sections))  # a section named twice runs once
+    if options.sizes is not None:
+        options.sizes = list(dict.fromkeys(options.sizes))
+        if len(options.sizes) > MAX_SIZE_COUNT:
+            parser.error(
+                f"--sizes: at most {MAX_SIZE_COUNT} different sizes, got {len(options.sizes):,}"
+            )
     set_gl_error_checks(gl_error_checks_requested(options))  # as in normal runs: off by default
     try:
         results = run_sections(options)

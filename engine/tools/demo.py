@@ -54,7 +54,7 @@ def build_parser(prog: str = PROG) -> OneLineParser:
     add_runtime_arguments(parser)
     parser.add_argument(
         "--bodies",
-        type=count_arg("bodies", 1, 5000),
+        type=count_arg("bodies", 1, maximum=5000),
         default=BODY_COUNT,
         help="dynamic bodies, 1..5000 (default 300)",
     )

@@ -40,7 +40,11 @@ Names (:func:`project_from_name`):
 
 Keeping the user's work:
     ``new`` writes nothing if any file it would write exists, naming it; ``--force``
-    overwrites, and lists every file it overwrites whose contents differ. ``--update-engine``
+    overwrites, and lists every file it overwrites whose contents differ. The files are
+    written all or nothing (:func:`~engine.storage.staged_tree.write_tree`: a staging folder,
+    then renamed into place), so a full disk or a failure half-way leaves no half-written
+    project. A NAME holding a control character or line break is refused, and every message
+    shows NAME escaped and shortened. ``--update-engine``
     (:func:`update_engine`) takes this checkout's engine into an existing project, merging
     every engine file three ways (the vendored text, the project's copy, the new engine's; see
     :mod:`engine.tools.engine_update` and ``engine/tools/README.md``): the project's edits are
@@ -68,9 +72,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from engine.config.schema import shown_text
 from engine.runtime.launch import OneLineParser, fail
 from engine.storage.atomic_file import write_atomic
 from engine.storage.bounded_read import read_regular_file
+from engine.storage.staged_tree import write_tree
 from engine.tools.engine_update import (
     BASE_NAME,
     OUTCOMES,
@@ -286,29 +292,30 @@ def name_problem(name: str, dest: Path | None = None) -> str | None:
         dest: The project folder: a module found there (a project being made again) does not
             count as a clash.
     """
+    shown = f"'{shown_text(name)}'"  # escaped and shortened: NAME may be anything
     if not (name.isascii() and name.isidentifier()):
         return (
-            f"{name!r} is not a Python package name: use letters, digits, spaces, - or _, "
+            f"{shown} is not a Python package name: use letters, digits, spaces, - or _, "
             "starting with a letter (e.g. moon_jump or 'Moon Jump')"
         )
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
-        return f"{name!r} is a Python keyword"
+        return f"{shown} is a Python keyword"
     if len(name) > MAX_NAME_LENGTH:
         return (
-            f"the package name {name!r} is longer than {MAX_NAME_LENGTH} characters: pick a "
+            f"the package name {shown} is longer than {MAX_NAME_LENGTH} characters: pick a "
             "shorter NAME (the title in config.toml can be longer)"
         )
     if name.startswith("_"):
-        return f"{name!r} starts with an underscore: start the package name with a letter"
+        return f"{shown} starts with an underscore: start the package name with a letter"
     if name in RESERVED_NAMES:
-        return f"{name!r} is taken: the template and the new project use {sorted(RESERVED_NAMES)}"
+        return f"{shown} is taken: the template and the new project use {sorted(RESERVED_NAMES)}"
     if name in sys.stdlib_module_names:
-        return f"{name!r} is a standard library module: the game's package would shadow it"
+        return f"{shown} is a standard library module: the game's package would shadow it"
     if name in dependency_names():
-        return f"{name!r} is a package the engine or its tools need: the game would shadow it"
+        return f"{shown} is a package the engine or its tools need: the game would shadow it"
     if name in {common.lower() for common in COMMON_IMPORTS}:
         return (
-            f"{name!r} is the name of a widely used Python package the game may need one day: "
+            f"{shown} is the name of a widely used Python package the game may need one day: "
             "the game would hide it; pick another name"
         )
     spec = importlib.util.find_spec(name)
@@ -318,7 +325,7 @@ def name_problem(name: str, dest: Path | None = None) -> str | None:
             dest is not None and where and Path(where).resolve().is_relative_to(dest.resolve())
         ):
             return (
-                f"{name!r} conflicts with the name of an existing Python module ({where}): "
+                f"{shown} conflicts with the name of an existing Python module ({where}): "
                 "pick another name"
             )
     return None
@@ -640,8 +647,11 @@ class Manifest:
                 f"{path} not found: the project records no vendored engine (made before "
                 "manifests?); use --force to replace engine/ with this checkout's"
             ) from None
-        except (OSError, ValueError, RecursionError) as exc:
-            raise ValueError(f"{path}: not a readable engine manifest ({exc})") from None
+        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
+            reason = (
+                "nested too deeply" if isinstance(exc, RecursionError) else shown_text(str(exc))
+            )
+            raise ValueError(f"{path}: not a readable engine manifest ({reason})") from None
         files = data.get("files") if isinstance(data, dict) else None
         if (
             not isinstance(data, dict)
@@ -676,7 +686,7 @@ class ExistingFileError(Exception):
 def write_files(
     dest: Path, files: Mapping[PurePosixPath, bytes], *, force: bool = False
 ) -> list[Path]:
-    """Write ``files`` under ``dest``; all or nothing with respect to existing files.
+    """Write ``files`` under ``dest``; all or nothing (:func:`~engine.storage.staged_tree.write_tree`).
 
     Returns:
         The existing files that were overwritten with other contents (empty without force).
@@ -684,6 +694,7 @@ def write_files(
     Raises:
         ExistingFileError: A planned file exists and ``force`` is False; nothing was written.
         NotADirectoryError: A planned directory exists as a file; nothing was written.
+        OSError: A file could not be written (a full disk, say); nothing was written.
     """
     targets = [(dest.joinpath(*relative.parts), data) for relative, data in files.items()]
     for path, _ in targets:
@@ -702,9 +713,7 @@ def write_files(
         for path, data in targets
         if path in existing and not (path.is_file() and path.read_bytes() == data)
     ]
-    for path, data in targets:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, data)
+    write_tree(dest, files)  # all or nothing: a full disk half-way leaves no half project
     return overwritten
 
 
@@ -1173,6 +1182,12 @@ def main(
     args: argparse.Namespace = parser.parse_args(argv)
     if args.dry_run and not args.update_engine:
         parser.error("--dry-run goes with --update-engine")
+    if not args.name.isprintable():
+        fail(
+            prog,
+            f"the name '{shown_text(args.name)}' holds a control character or a line break: "
+            "use letters, digits, spaces, - or _",
+        )
     project = project_from_name(args.name)
     dest: Path = args.path if args.path is not None else Path(project.name)
     # An update needs only the project's package to exist (update_engine checks it).
@@ -1206,7 +1221,11 @@ def main(
     ) as exc:
         fail(prog, str(exc))
     except OSError as exc:
-        fail(prog, f"cannot write the project to {dest}: {exc}")
+        fail(
+            prog,
+            f"cannot write the project to {shown_text(str(dest), 200)}: "
+            f"{shown_text(exc.strerror or str(exc), 200)}; nothing was written",
+        )
     if overwritten:
         _print_list(f"overwrote files in {dest} that differed", [str(p) for p in overwritten])
     print(

@@ -43,6 +43,8 @@ import numpy as np
 SCENES = ("spread", "piled")
 DEFAULT_SIZES = (100, 1_000, 10_000)
 DEFAULT_TICKS = 60
+MAX_TICKS = 100_000
+"""Most timed ticks ``--ticks`` asks for (1,600 times the default)."""
 WARMUP_TICKS = 5
 FIXED_STEP_S = 1.0 / 60.0
 GRAVITY_PX_S2 = (0.0, -900.0)

@@ -48,6 +48,8 @@ from engine.runtime.launch import (
 
 PROG = "python -m engine.tools.render_bench"
 DEFAULT_FRAMES = 200
+MAX_BENCH_FRAMES = 100_000
+"""Most timed frames a bench flag asks for (500 times the default; minutes of rendering)."""
 ROUNDS = 3
 WARMUP_LOOP_FRAMES = 60
 _GOLDEN_FRACTION = 0.6180339887498949
@@ -169,7 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The child: time frames with the GL checks ``ENGINE_DEBUG_GL``/``--debug-gl`` ask for."""
     parser = OneLineParser(prog=PROG, description="Render CPU per frame of the demo scene.")
     parser.add_argument(
-        "--frames", type=count_arg("frames"), default=DEFAULT_FRAMES, help="timed frames"
+        "--frames",
+        type=count_arg("frames", maximum=MAX_BENCH_FRAMES),
+        default=DEFAULT_FRAMES,
+        help=f"timed frames (1..{MAX_BENCH_FRAMES:,})",
     )
     add_debug_gl_argument(parser)
     args = parser.parse_args(argv)

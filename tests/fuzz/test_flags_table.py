@@ -35,7 +35,7 @@ def rows(tmp: Path) -> list[tuple[str, list[str], str]]:
         (GAME, ["--screenshot", "shot.txt"], "must be a .png file name"),
         (GAME, ["--screenshot", str(tmp)], "must be a .png file name"),
         (GAME, ["--screenshot", str(tmp / "no" / "shot.png")], "its folder does not exist"),
-        (GAME, ["--frames", "0"], "frames must be >= 1"),
+        (GAME, ["--frames", "0"], "frames must be in 1..10,000,000, got '0'"),
         (GAME, ["--display-hz", "1e308"], "display rate must be in 1..1000 Hz"),
         (GAME, ["--set", "timing.tick_rate_hz=1e-9"], "timing.tick_rate_hz = 1e-09"),
         (GAME, ["--set", f"player.run_speed_px_s={HUGE}"], "player.run_speed_px_s = 1000"),

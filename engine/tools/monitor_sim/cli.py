@@ -27,10 +27,19 @@ from engine.tools.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, s
 PROG = "python -m engine.tools.monitor_sim"
 MAX_UPDATES = 1_000_000
 """Most updates one run simulates (about 20 s on a 2-core machine; the seed's runs are 10,000)."""
+MAX_FRAMES = 4_000_000
+"""Most frames one run may simulate, estimated from the flags (:func:`simulated_frames`): what
+1,000,000 updates at 60 Hz make on a 240 Hz display; memory grows with frames, not updates."""
+MAX_FRAME_INDEX = 100_000_000
+"""Largest frame number a flag names (the simulator stops by 100 frames per update anyway)."""
+MAX_SEED = 1_000_000
+"""Largest ``--seed``."""
+MAX_SWEEP_SEEDS = 10_000
+"""Most seeds one ``--sweep-seeds`` runs (each runs every jitter cell: the README's is 130)."""
 
 
 def _policies(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
     for name in names:
         if name not in ALL_POLICIES:
             raise argparse.ArgumentTypeError(
@@ -43,12 +52,16 @@ def _policies(text: str) -> tuple[str, ...]:
 
 def _seed_range(text: str) -> range:
     first, dash, last = text.partition("-")
-    parse = count_arg("seed", 0, 1_000_000)
+    parse = count_arg("seed", 0, maximum=MAX_SEED)
     if not dash:
         raise argparse.ArgumentTypeError(f"expected FIRST-LAST (as 1-130), got {text[:30]!r}")
     seeds = range(parse(first.strip()), parse(last.strip()) + 1)
     if not seeds:
         raise argparse.ArgumentTypeError(f"the last seed is before the first in {text!r}")
+    if len(seeds) > MAX_SWEEP_SEEDS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_SWEEP_SEEDS:,} seeds in one sweep, got {len(seeds):,} ({text[:30]})"
+        )
     return seeds
 
 
@@ -80,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--updates",
-        type=count_arg("updates", 1, MAX_UPDATES),
+        type=count_arg("updates", 1, maximum=MAX_UPDATES),
         default=10_000,
         help="run until this many updates; default 10000",
     )
@@ -124,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--spike-every",
-        type=count_arg("spike period", 0),
+        type=count_arg("spike period", 0, maximum=MAX_FRAME_INDEX),
         default=0,
         help="frames between spikes (0: none)",
     )
@@ -136,19 +149,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--stall-at",
-        type=count_arg("stall frame", 0),
+        type=count_arg("stall frame", 0, maximum=MAX_FRAME_INDEX),
         default=600,
         help="... at this frame; default 600",
     )
     p.add_argument(
         "--vsync-off-at",
-        type=count_arg("frame", 0),
+        type=count_arg("frame", 0, maximum=MAX_FRAME_INDEX),
         default=None,
         help="switch vsync off at this frame",
     )
     p.add_argument(
         "--vsync-on-at",
-        type=count_arg("frame", 0),
+        type=count_arg("frame", 0, maximum=MAX_FRAME_INDEX),
         default=None,
         help="vsync is off until this frame, then on",
     )
@@ -170,7 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="aligned",
         help="aligned: clock and vblanks start together; random: anywhere",
     )
-    p.add_argument("--seed", type=count_arg("seed", 0), default=1, help="random seed; default 1")
+    p.add_argument(
+        "--seed",
+        type=count_arg("seed", 0, maximum=MAX_SEED),
+        default=1,
+        help=f"random seed, 0..{MAX_SEED:,}; default 1",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument(
         "--matrix",
@@ -193,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--workers",
-        type=count_arg("workers", 1, 256),
+        type=count_arg("workers", 1, maximum=256),
         default=None,
         help="processes for --matrix and --sweep-seeds; default: all cores",
     )
@@ -205,6 +223,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw updates per vsync, drift and motion error for the chosen policies",
     )
     return p
+
+
+def simulated_frames(args: argparse.Namespace) -> float:
+    """An upper estimate of the frames one run of these flags simulates.
+
+    The run lasts ``updates / tick_hz`` simulated seconds. With vsync all along, at most one
+    frame is shown per refresh; without it (or with vsync switched mid-run) frames are only
+    limited by their own cost (``render_ms + present_ms``), and the simulator's own stop at
+    100 frames per update.
+    """
+    duration_s = args.updates / args.tick_hz
+    vsync_all_along = not args.no_vsync and args.vsync_off_at is None and args.vsync_on_at is None
+    frame_cost_ms = args.render_ms + args.present_ms
+    if vsync_all_along or args.vrr:
+        per_second = args.refresh_hz
+    elif frame_cost_ms > 0:
+        per_second = 1000.0 / frame_cost_ms
+    else:
+        per_second = float("inf")
+    return float(min(100 * args.updates, duration_s * per_second))
 
 
 def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
@@ -243,6 +281,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.matrix and args.sweep_seeds:
         parser.error("--matrix and --sweep-seeds are two different runs: choose one")
+    frames = simulated_frames(args)
+    if not (args.matrix or args.sweep_seeds) and frames > MAX_FRAMES:
+        paced_by = (
+            f"--refresh-hz {args.refresh_hz:g}"
+            if not args.no_vsync and args.vsync_off_at is None and args.vsync_on_at is None
+            else f"--render-ms + --present-ms {args.render_ms + args.present_ms:g} (no vsync)"
+        )
+        parser.error(
+            f"--updates {args.updates:,} at --tick-hz {args.tick_hz:g} with {paced_by} would "
+            f"simulate about {frames:,.0f} frames; at most {MAX_FRAMES:,} are allowed "
+            "(fewer --updates or a higher --tick-hz)"
+        )
     explicit_policy = argv is not None and any(a.startswith("--policy") for a in argv)
     explicit_policy = explicit_policy or (
         argv is None and any(a.startswith("--policy") for a in sys.argv)

@@ -188,3 +188,79 @@ def test_headless_without_frames_or_a_replay_stops_at_the_default() -> None:
     data = json.loads(out.stdout)
     assert data["completed"] is False
     assert data["ticks"] == HEADLESS_DEFAULT_FRAMES - 1  # the first frame runs no tick
+
+
+def _full_disk() -> None:
+    """In the child: writes past 20 kB fail as on a full disk (EFBIG instead of ENOSPC)."""
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_record_into_a_full_folder_is_refused_before_the_run(tmp_path: Path) -> None:
+    """Finding 8: checked up front, as --screenshot is, not after playing the whole run."""
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    target = tmp_path / "run.replay"
+    out = subprocess.run(
+        [sys.executable, "-m", "game", "--headless", "--record", str(target), "--frames", "9"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        preexec_fn=_full_disk,
+    )
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"python -m game: error: cannot record to {target}: File too large\n"
+    assert list(tmp_path.iterdir()) == []  # the probe file is gone too
+
+
+def test_record_into_a_folder_that_refuses_files_is_refused_before_the_run(
+    tmp_path: Path,
+) -> None:
+    import tempfile
+
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)  # refuses files, except to root: then a read-only file system's folder
+    candidates = [folder, Path("/sys"), Path("/proc")]
+    for candidate in candidates:
+        try:
+            os.close(tempfile.mkstemp(dir=candidate)[0])
+        except OSError:
+            break
+    else:
+        pytest.skip("every folder here takes files")
+    out = game("--record", str(candidate / "run.replay"), "--frames", "9")
+    folder.chmod(0o755)
+    assert out.returncode == 2 and out.stdout == "", out.stderr
+    assert out.stderr.startswith(
+        f"python -m game: error: cannot record to {candidate / 'run.replay'}: "
+    )
+    assert len(out.stderr.splitlines()) == 1
+
+
+HOSTILE_NAME = "\x1b[2J\x1b]0;pwned\x07Evil two\nlines\rand\u2028more \u202e" + "L" * 5000
+
+
+@pytest.mark.slow
+def test_the_summary_line_escapes_and_shortens_the_level_name(tmp_path: Path) -> None:
+    """Messages: a level's name reaches the terminal escaped and short (--json: JSON-escaped)."""
+    levels = ROOT / "levels"
+    for entry in levels.iterdir():
+        if entry.suffix != ".json":
+            (tmp_path / entry.name).symlink_to(entry)
+    data = json.loads((levels / "level1.json").read_text(encoding="utf-8"))
+    for prop in data["properties"]:
+        if prop["name"] == "name":
+            prop["value"] = HOSTILE_NAME
+    level = tmp_path / "hostile.json"
+    level.write_text(json.dumps(data), encoding="utf-8")
+    out = game("--level", str(level), "--frames", "2")
+    assert out.returncode == 0, out.stderr[-500:]
+    line = out.stdout.rstrip("\n")
+    assert len(out.stdout.splitlines()) == 1 and line.isprintable(), line[:300]
+    assert line.startswith("\\u001b[2J\\u001b]0;pwned\\u0007Evil two\\nlines\\r"), line[:300]
+    assert len(line) < 200 and "...: not complete, " in line, line[:300]

@@ -558,6 +558,24 @@ def test_a_finished_run_chains_its_attempts_and_verifies(timed: Any) -> None:
 
 
 @pytest.mark.gl
+@pytest.mark.slow  # plays the whole run twice; the records and names have fast tests of their own
+def test_two_games_finishing_the_same_run_keep_both_files_and_one_claim(timed: Any) -> None:
+    """Findings 5 and 6: both games loaded the records before either finished; same IGT."""
+    from tests.engine.app.honest_runs import play_run
+
+    first, second = timed(), timed()  # one data folder, two games
+    attempts = play_run()
+    first_lines = finish_run(first, attempts)
+    second_lines = finish_run(second, attempts)
+    assert first_lines[0] == "New personal best!"
+    assert "New personal best!" not in second_lines  # a tie is not a new best
+    assert not any(line.startswith("gold splits") for line in second_lines)
+    assert first.last_run_file != second.last_run_file  # never one file over the other
+    runs = [load_run(speedrun.last_run_file, SECTIONS) for speedrun in (first, second)]
+    assert [run.run_id for run in runs] == [first.run_id, second.run_id]
+
+
+@pytest.mark.gl
 def test_an_invalid_run_shows_its_times_marked_and_saves_no_records(
     timed: Any, tmp_path: Path
 ) -> None:

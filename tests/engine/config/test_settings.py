@@ -106,6 +106,42 @@ def test_binary_and_oversized_files_are_damaged(tmp_path: Path) -> None:
     assert "bigger than 256 KiB" in load(path)[1][0]
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[audio]\nmusic_volume = " + "[" * 500 + "]" * 500 + "\n",  # finding 11
+        "x = " + "[" * 30 + "]" * 30 + "\n",
+        "[input]\njump = " + "{a = " * 40 + "1" + "}" * 40 + "\n",
+    ],
+)
+def test_settings_nested_deeper_than_config_allows_are_damaged_not_a_crash(
+    tmp_path: Path, body: str
+) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text(body, encoding="utf-8")
+    settings, warnings = load(path)
+    assert settings.values == {}
+    assert len(warnings) == 1 and "nested deeper than 16 levels" in warnings[0]
+    assert (tmp_path / "settings.toml.damaged").read_text(encoding="utf-8") == body
+
+
+def test_every_damaged_file_is_kept_under_its_own_name(tmp_path: Path) -> None:
+    """Finding 9: the second damaged file must not replace the first one."""
+    path = tmp_path / "settings.toml"
+    bodies = ["not toml [", "[video]\nvsync = 3\n", "\u0000"]
+    for body in bodies:
+        path.write_text(body, encoding="utf-8")
+        _, warnings = load(path)
+        assert len(warnings) == 1
+    kept = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.glob("settings.toml.damaged*")}
+    assert kept == {
+        "settings.toml.damaged": bodies[0],
+        "settings.toml.damaged-2": bodies[1],
+        "settings.toml.damaged-3": bodies[2],
+    }
+    assert "moved to settings.toml.damaged-3" in warnings[0]
+
+
 def test_a_path_that_is_not_a_regular_file_is_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "settings.toml"
     path.mkdir()

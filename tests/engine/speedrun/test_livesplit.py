@@ -300,3 +300,113 @@ def test_from_config(server: LineServer) -> None:
         assert _wait_until(lambda: server.received() == ["split"])
     finally:
         client.close()
+
+
+class SlammingServer:
+    """Accepts every connection and closes it at once (finding 23): counts the connections."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.accepted = 0
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = self.listener.accept()
+                self.accepted += 1
+                conn.close()
+
+    def stop(self) -> None:
+        self.listener.close()
+
+
+def test_a_server_that_closes_at_once_gets_backoff_and_one_line() -> None:
+    server = SlammingServer()
+    lines: list[str] = []
+    client = LiveSplitClient(
+        "127.0.0.1", server.port, warn=lines.append, info=lines.append,
+        backoff_min_s=0.01, backoff_max_s=0.08,
+    )  # fmt: skip
+    try:
+        client.start_timer()
+        time.sleep(0.5)
+        # waits 0.01, 0.02, 0.04, then 0.08 s: at most about 4 + 0.5 / 0.08 attempts
+        assert 2 <= client.attempts <= 12, client.attempts
+        assert server.accepted <= client.attempts
+        assert len(lines) <= 2, lines  # "lost the connection" (and at most one "connected")
+        assert lines and "lost the connection" in lines[0]
+    finally:
+        client.close()
+        server.stop()
+
+
+def test_a_connection_that_lasts_ends_the_outage_and_resets_the_backoff() -> None:
+    server = LineServer()
+    lines: list[str] = []
+    client = LiveSplitClient(
+        "127.0.0.1", server.port, warn=lines.append, info=lines.append,
+        backoff_min_s=0.02, backoff_max_s=0.1,
+    )  # fmt: skip
+    try:
+        client.start_timer()
+        assert _wait_until(lambda: server.received()[:1] == ["starttimer"])
+        time.sleep(0.2)  # longer than stable_s (= backoff_max_s): a lasting connection
+        port = server.port
+        server.stop()
+        assert _wait_until(lambda: len(lines) == 1)
+        again = LineServer(port)
+        try:
+            client.split(game_time_ms=1)
+            assert _wait_until(lambda: again.received()[-1:] == ["split"])
+            assert _wait_until(lambda: len(lines) == 2)
+            assert "lost the connection" in lines[0] and "connected" in lines[1]
+        finally:
+            again.stop()
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("host", [".", "a..b", "x" * 64 + ".example", "-bad", "a b", ""])
+def test_hosts_the_socket_library_cannot_look_up_are_refused_up_front(host: str) -> None:
+    with pytest.raises(ValueError, match="not a host name"):
+        LiveSplitClient(host, 16834)
+
+
+def test_a_failure_inside_the_thread_is_reported_once_and_ends_the_link(
+    server: LineServer,
+) -> None:
+    lines: list[str] = []
+    client = LiveSplitClient("127.0.0.1", server.port, warn=lines.append, info=lines.append)
+
+    def broken_take() -> list[str]:
+        raise RuntimeError("boom")
+
+    client._take_all = broken_take  # type: ignore[method-assign]  # a bug inside the thread
+    client.start_timer()
+    assert _wait_until(lambda: len(lines) == 1)
+    assert "stopped (RuntimeError: boom)" in lines[0] and lines[0].startswith("warning:")
+    client.split()  # the game goes on calling: nothing queued, no more lines
+    time.sleep(0.05)
+    assert len(lines) == 1 and client.pending == 0
+    client.close()
+
+
+@pytest.mark.parametrize("host", [".", "a..b", "y" * 64, "a.-b", "é..x", "h" * 250 + ".com"])
+def test_the_config_refuses_such_hosts_in_one_line(host: str) -> None:
+    from engine.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError) as caught:
+        load_config(None, [f'speedrun.livesplit.host="{host}"'])
+    message = str(caught.value)
+    assert "not a host name" in message and len(message.splitlines()) == 1
+    assert len(message) < 300
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "::1", "my-pc.local.", "bücher.de"])
+def test_the_config_accepts_names_and_addresses(host: str) -> None:
+    from engine.config import load_config
+
+    assert load_config(None, [f'speedrun.livesplit.host="{host}"']).speedrun.livesplit.host == host

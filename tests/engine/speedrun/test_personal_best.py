@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.speedrun.personal_best import (
@@ -227,6 +227,48 @@ def test_two_corrupt_files_in_the_same_second_both_survive(tmp_path: Path) -> No
         load_records(path, warn=lambda _m: None)
     kept = sorted(p.read_bytes() for p in tmp_path.glob("personal_bests.corrupt-*.json"))
     assert kept == [b"one", b"two"]
+
+
+lone_surrogate = st.integers(0xD800, 0xDFFF).map(chr)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    where=st.sampled_from(["category", "split", "gold", "date"]),
+    surrogate=lone_surrogate,
+    around=st.text(max_size=5),
+)
+def test_records_that_could_never_be_saved_again_are_moved_aside_on_load(
+    tmp_path_factory: pytest.TempPathFactory, where: str, surrogate: str, around: str
+) -> None:
+    """Finding 7: a lone surrogate (valid as a JSON escape) would make every later save fail."""
+    folder = tmp_path_factory.mktemp("surrogate")
+    path = folder / "personal_bests.json"
+    data = _sample_records().to_json()
+    bad = around + surrogate + around
+    category = data["categories"][CATEGORY]
+    if where == "category":
+        data["categories"][bad] = data["categories"].pop(CATEGORY)
+    elif where == "split":
+        category["personal_best"]["splits"][bad] = category["personal_best"]["splits"].pop("level3")
+    elif where == "gold":
+        category["best_segments"][bad] = 5
+    else:
+        category["personal_best"]["date"] = bad
+    path.write_text(json.dumps(data))  # ensure_ascii: the surrogate is a \\udXXX escape
+    warnings: list[str] = []
+    assert load_records(path, warn=warnings.append) == Records()
+    assert len(warnings) == 1 and "lone surrogate" in warnings[0]
+    assert warnings[0].isprintable() and len(warnings[0].splitlines()) == 1
+    assert len(list(folder.glob("personal_bests.corrupt-*.json"))) == 1
+    # ... and saving works again at once
+    save_records(_sample_records(), path)
+    assert load_records(path, warn=warnings.append) == _sample_records()
+
+
+def test_a_run_whose_names_cannot_be_saved_is_refused_in_one_line() -> None:
+    with pytest.raises(RecordsError, match="lone surrogate"):
+        update_with_run(Records(), "level\udcff.tmx@60Hz", ("level\udcff.tmx",), (10,))
 
 
 def test_unreadable_file_warns_once_and_is_never_clobbered(tmp_path: Path) -> None:

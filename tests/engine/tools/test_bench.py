@@ -39,17 +39,17 @@ def test_a_huge_size_is_one_line_and_exit_2_not_a_memory_error() -> None:
     assert out.returncode == 2
     assert out.stdout == ""
     assert out.stderr == (
-        "python -m engine.tools.bench: error: argument --sizes: size must be <= "
-        f"{MAX_SIZE}, got 100000000000 (see --help)\n"
+        "python -m engine.tools.bench: error: argument --sizes: size must be in "
+        f"1..{MAX_SIZE:,}, got '100000000000' (see --help)\n"
     )
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--sizes", "0"), "size must be >= 1, got 0"),
-        (("--sizes", "ten"), "'ten' is not a whole number"),
-        (("--ticks", "0"), "ticks must be >= 1, got 0"),
+        (("--sizes", "0"), "size must be in 1..100,000, got '0'"),
+        (("--sizes", "ten"), "got 'ten': not a whole number"),
+        (("--ticks", "0"), "ticks must be in 1..100,000, got '0'"),
         (("--section", "physic"), "invalid choice: 'physic'"),
     ],
 )

@@ -70,7 +70,7 @@ def test_without_a_display_it_says_so_in_one_line_and_exits_2(module: str) -> No
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["--frames", "0"], "frames must be >= 1"),
+        (["--frames", "0"], "frames must be in 1..10,000,000, got '0'"),
         (["--display-hz", "-5"], "display rate must be in 1..1000 Hz"),
         (["--set", "timing.mode=fast"], "timing.mode"),
         (["--set", "timing.tick_rate"], "expected section.key=value"),

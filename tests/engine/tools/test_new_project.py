@@ -910,3 +910,67 @@ def test_a_new_user_makes_a_game_follows_recipes_ships_it_and_updates_the_engine
         f"\ne2e: install {installed - started:.0f} s, recipes and the project's tests "
         f"{tested - installed:.0f} s, wheel and update {time.monotonic() - tested:.0f} s"
     )
+
+
+# -- hostile names, damaged manifests, a full disk ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("a" * 5000, "is longer than 16 characters"),
+        ("é" + "b" * 5000, "is not a Python package name"),
+        ("moon\x1b[31mjump", "holds a control character"),
+        ("moon\njump", "holds a control character"),
+        ("moon\tjump", "holds a control character"),
+        ("moon\udcffjump", "holds a control character"),  # an undecodable byte in argv
+    ],
+    ids=["5000-chars", "non-ascii-long", "escape", "newline", "tab", "surrogate"],
+)
+def test_hostile_names_are_shown_escaped_and_short(
+    name: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        new_project.main([name, "--path", str(tmp_path / "out")])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and fragment in err
+    assert err.rstrip("\n").isprintable() and len(err) < 300
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000],
+    ids=["arrays", "objects"],
+)
+def test_a_deeply_nested_manifest_is_one_line(tmp_path: Path, text: str) -> None:
+    """Finding 16: RecursionError from --update-engine."""
+    path = tmp_path / MANIFEST_NAME
+    path.write_text(text)
+    with pytest.raises(ValueError, match="not a readable engine manifest \\(nested too deeply\\)"):
+        Manifest.read(path)
+
+
+def _full_disk() -> None:
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_a_full_disk_half_way_leaves_no_half_written_project(tmp_path: Path) -> None:
+    dest = tmp_path / "proj"
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "new", NAME, "--path", str(dest), "--no-git"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        preexec_fn=_full_disk,
+    )
+    assert_one_line_error(out, f"cannot write the project to {dest}", "nothing was written")
+    assert list(tmp_path.iterdir()) == []  # no project, no staging folder
