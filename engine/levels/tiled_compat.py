@@ -37,6 +37,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import errno
 import io
 import json
 import os
@@ -855,6 +856,14 @@ def _fix_json(path: Path, raw: dict[str, Any], out_dir: Path, fail: Fail, max_ce
 # ---------------------------------------------------------------------------------------------
 
 
+_NO_ROOM = frozenset(
+    code
+    for code in (errno.ENOSPC, errno.EFBIG, errno.EROFS, getattr(errno, "EDQUOT", None))
+    if code is not None
+)
+"""Why a file cannot be written in the temporary folder: no space, a size limit, read-only."""
+
+
 @contextlib.contextmanager
 def _temporary_folder(fail: Fail) -> Iterator[str]:
     """A temporary folder for the rewritten map, removed after; a full or read-only temporary
@@ -863,6 +872,8 @@ def _temporary_folder(fail: Fail) -> Iterator[str]:
         with tempfile.TemporaryDirectory(prefix="level-") as folder:
             yield folder
     except OSError as exc:
+        if exc.errno not in _NO_ROOM:
+            raise  # not about room to write (a missing tileset...): the caller's to report
         raise fail(
             f"cannot write the map's prepared copy in {tempfile.gettempdir()} "
             f"({exc.strerror or exc}): free some space there or set TMPDIR"
