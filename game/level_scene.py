@@ -39,10 +39,10 @@ from engine.levels import KindRegistry, Level, load_level
 from engine.physics.world import PoseMode
 from engine.rendering.camera import CameraSettings, FollowCamera
 from engine.rendering.entity_sprites import EntitySprites
+from engine.rendering.hud_text import HudLine, HudLines, OutlinedText
 from engine.rendering.particles import PointBatch, ScreenOverlay
 from engine.rendering.tilemap import TileMapView
 from engine.runtime.audio import SoundBank
-from engine.runtime.fonts import UI_FONT, load_fonts
 from game.definition import SOUND_FILES
 from game.effects import Effects
 from game.entities.platforms import Swing
@@ -55,7 +55,6 @@ __all__ = ["LevelScene"]
 BACKGROUND_COLOR = arcade.color.SKY_BLUE
 ROPE_COLOR = (92, 64, 40)
 HUD_MARGIN_PX = 6
-HUD_FONT_SIZE = 9
 PARTICLE_PX = 3.0
 GHOST_ALPHA = 110
 """The ghost's opacity (0..255): seen, never mistaken for the player."""
@@ -106,7 +105,7 @@ class LevelScene(PlayScene):
         on_restart: Callable[[], None] | None = None,
         on_quit: Callable[[], None] | None = None,
         sounds: SoundBank | None = None,
-        hud_extra: Callable[[], Sequence[str]] | None = None,
+        hud_extra: Callable[[], Sequence[HudLine]] | None = None,
         on_options: Callable[[], None] | None = None,
         show_hud: bool = True,
     ) -> None:
@@ -134,9 +133,9 @@ class LevelScene(PlayScene):
         self._shown_tick = -1
         self._camera: arcade.Camera2D | None = None
         self._hud_camera: arcade.Camera2D | None = None
-        self._hud_text: arcade.Text | None = None
-        self._hud_shown: tuple[int, int] | None = None
-        self._extra_texts: list[arcade.Text] = []
+        self._hud_text: OutlinedText | None = None  # every HUD label, outlined, one draw
+        self._hud_left: HudLines | None = None  # the level's name and coins
+        self._hud_right: HudLines | None = None  # the engine's lines (the speedrun timer)
         #: What the effects look like (see :mod:`game.effects`): computed, never stored in state.
         self.effects = Effects(step_s)
         self._points: PointBatch | None = None
@@ -313,18 +312,11 @@ class LevelScene(PlayScene):
         self._coins_xy_px = np.array(
             [coin.rect.center_px for coin in coins], dtype=np.float64
         ).reshape(-1, 2)
-        load_fonts()
         self._camera = self.engine.video.camera()
         self._hud_camera = self.engine.video.camera()
-        self._hud_text = arcade.Text(
-            "",
-            HUD_MARGIN_PX,
-            self._viewport_int()[1] - HUD_MARGIN_PX,
-            arcade.color.WHITE,
-            HUD_FONT_SIZE,
-            anchor_y="top",
-            font_name=UI_FONT,
-        )
+        self._hud_text = OutlinedText()
+        self._hud_left = HudLines("left", text=self._hud_text)
+        self._hud_right = HudLines("right", text=self._hud_text)
         x, y = self.sim.player.body.position
         self.follow.teleport(
             float(x), float(y), viewport_px=self._viewport(), level_bounds_px=self._bounds()
@@ -332,30 +324,19 @@ class LevelScene(PlayScene):
         self._graphics_loaded = True
 
     def _draw_hud(self) -> None:
-        """The level name and coins collected / total, in screen space."""
+        """The level's name and the coins at the top left, the engine's lines at the top right.
+
+        Every line is outlined pixel text at the internal resolution (:mod:`engine.rendering.hud_text`),
+        so it reads over the sky, clouds and pillars alike and scales with the picture.
+        """
         assert self._hud_camera is not None and self._hud_text is not None
-        shown = (self.sim.coins_collected, len(self.level.coins))
-        if shown != self._hud_shown:
-            self._hud_text.text = f"{self.level.name}    coins {shown[0]} / {shown[1]}"
-            self._hud_shown = shown
-        self._hud_text.y = self._viewport_int()[1] - HUD_MARGIN_PX
+        assert self._hud_left is not None and self._hud_right is not None
+        width, height = self._viewport_int()
+        collected, total = self.sim.coins_collected, len(self.level.coins)
+        self._hud_left.set(
+            [self.level.name, f"coins {collected} / {total}"], HUD_MARGIN_PX, height - HUD_MARGIN_PX
+        )
+        extra = list(self.hud_extra()) if self.hud_extra is not None else []
+        self._hud_right.set(extra, width - HUD_MARGIN_PX, height - HUD_MARGIN_PX)
         self._hud_camera.use()
         self._hud_text.draw()
-        if self.hud_extra is not None:
-            self._draw_extra_lines(list(self.hud_extra()))
-
-    def _draw_extra_lines(self, lines: list[str]) -> None:
-        """Draw ``lines`` right-aligned at the top right, one Text per line (reused)."""
-        while len(self._extra_texts) < len(lines):
-            self._extra_texts.append(
-                arcade.Text("", 0, 0, arcade.color.WHITE, HUD_FONT_SIZE, anchor_x="right")
-            )
-        width, height = self._viewport_int()
-        y = height - HUD_MARGIN_PX - HUD_FONT_SIZE
-        for text, line in zip(self._extra_texts, lines, strict=False):
-            if text.text != line:
-                text.text = line
-            text.x = width - HUD_MARGIN_PX
-            text.y = y
-            text.draw()
-            y -= round(HUD_FONT_SIZE * 1.6)

@@ -172,6 +172,7 @@ class GameSession:
             backdrop=self.attract,
         )
         title.panel.title_size = TITLE_SIZE
+        title.panel.logo = True
         self._show(title)
 
     def _on_title_choice(self, key: str) -> None:
