@@ -199,6 +199,7 @@ class LevelScene(PlayScene):
             self._viewport(),
             self._bounds(),
         )
+        self.focus_x_fraction = (float(x_px) - view[0]) / self._viewport()[0] + 0.5
         # Effects are drawn from the event log at the moment shown (see game.effects).
         drawn_ticks = sim.ticks - 1 + alpha if mode == "interpolate" else sim.ticks + alpha
         events = sim.events

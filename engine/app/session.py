@@ -30,11 +30,13 @@ from engine.app.attract import AttractScene
 from engine.app.definition import GameDefinition
 from engine.app.ghost import Ghost
 from engine.app.level_order import bundled_levels, replay_of
+from engine.app.level_timer import level_timer_lines
 from engine.app.play_scene import PlayScene
 from engine.app.replay_run import Recorder, game_version, settings_hashes
 from engine.app.speedrun import Speedrun
 from engine.input.snapshot import InputSnapshot
 from engine.levels import load_level
+from engine.rendering.hud_text import HudLine
 from engine.runtime.audio import Music, SoundBank
 from engine.runtime.menu import Menu, MenuScene
 from engine.runtime.options import OptionsScene
@@ -128,6 +130,7 @@ class GameSession:
         self.speedrun = speedrun
         self._completed: PlayScene | None = None
         self.quit_requested = False
+        self._timer_start_ns = 0  # when the run or practice level started (the REAL line)
         #: Makes the tape of each new attempt (see :meth:`new_tape`); None records live input.
         self.tape_for: Callable[[int], Recorder] | None = None
         #: The bundled replays playing behind the title and its menus (attract mode).
@@ -235,6 +238,7 @@ class GameSession:
         self.attempts = []
         self.in_run = True
         self.run_completed = False
+        self._timer_start_ns = self.engine.clock.now_ns()
         if self.speedrun is not None:
             self.speedrun.start()
         self.start_level(0, practice=False)
@@ -247,6 +251,7 @@ class GameSession:
                 self.speedrun.reset()  # playing a level again abandons the run
             self.in_run = False
             self.attempts = []
+            self._timer_start_ns = self.engine.clock.now_ns()
         self.level_index = index
         scene = self.definition.make_scene(
             self.engine,
@@ -379,11 +384,21 @@ class GameSession:
         self.quit_requested = True
         self.engine.close()
 
-    def hud_lines(self) -> list[str]:
-        """Extra HUD lines for the level scene: the speedrun timer during a run."""
-        if self.speedrun is None or not self.in_run:
+    def hud_lines(self) -> list[HudLine]:
+        """Extra HUD lines for the level scene: the speedrun timer during a run, else the
+        normal-play timer when the Timer option is on (:mod:`engine.app.level_timer`)."""
+        if self.speedrun is not None and self.in_run:
+            return self.speedrun.hud_lines(self.run_ticks)
+        timer = self.engine.config.speedrun
+        scene = self.current
+        if not timer.show_timer or scene is None:
             return []
-        return self.speedrun.hud_lines(self.run_ticks)
+        par_s = scene.sim.par_time_s
+        par_ticks = None if par_s is None else math.ceil(par_s * self.engine.tick_rate.rate_hz)
+        real_ns = self.engine.clock.now_ns() - self._timer_start_ns if timer.show_rta else None
+        return level_timer_lines(
+            self.engine.tick_rate, self.run_ticks, scene.sim.ticks, par_ticks, real_ns
+        )
 
     def _global_input(self, tick: int, snapshot: InputSnapshot) -> bool:
         """Before each tick: finish a completed level; ``reset_run`` works on every screen.

@@ -371,7 +371,9 @@ class Engine:
         self.video.present()
         if self.overlay.visible:  # at the window's own resolution, at the bottom: never on the HUD
             window.default_camera.use()
-            self.overlay.draw(window.width, window.height, from_bottom=True)
+            focus = getattr(scene, "focus_x_fraction", None)  # where the player is, 0..1
+            right = focus is not None and focus < 0.5  # the bottom corner away from the player
+            self.overlay.draw(window.width, window.height, from_bottom=True, right=right)
 
     def _probe(self) -> None:
         self.window.clear()
@@ -392,7 +394,7 @@ class Engine:
             return True  # not also a menu choice
         for action in self.bindings.actions_for(symbol):
             if action == DEBUG_OVERLAY_ACTION:
-                self.overlay.toggle()
+                self.overlay.cycle()  # hidden -> compact -> full -> hidden
             elif action in self.actions:
                 self.sampler.press(action)
         return None
