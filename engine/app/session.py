@@ -34,6 +34,7 @@ from engine.app.level_timer import level_timer_lines
 from engine.app.play_scene import PlayScene
 from engine.app.replay_run import Recorder, game_version, settings_hashes
 from engine.app.speedrun import Speedrun
+from engine.input.hints import control_hint
 from engine.input.snapshot import InputSnapshot
 from engine.levels import load_level
 from engine.rendering.hud_text import HudLine
@@ -166,17 +167,24 @@ class GameSession:
             ("credits", "Credits"),
             ("quit", "Quit"),
         )
-        hint = "Arrows / WASD move, Space jumps, Esc pauses, R restarts"
         title = MenuScene(
             self.engine.config.video.title,
-            (hint,),
+            (self.control_hint(),),
             menu,
             self._on_title_choice,
             backdrop=self.attract,
+            lines_for=lambda: (self.control_hint(),),
         )
         title.panel.title_size = TITLE_SIZE
         title.panel.logo = True
         self._show(title)
+
+    def control_hint(self) -> str:
+        """How to play with the bindings in force, on the device last used
+        (:mod:`engine.input.hints`)."""
+        config = self.engine.config
+        device = getattr(self.engine, "input_device", "keyboard")
+        return control_hint(config.input, config.gamepad, device)
 
     def _on_title_choice(self, key: str) -> None:
         if key == "play":

@@ -169,6 +169,10 @@ class Engine:
         self.sampler = InputSampler(self.actions)
         #: Gamepads feed the same sampler as the keyboard (none are read when headless).
         self.gamepads = GamepadInput(config.gamepad, self.sampler)
+        #: The device the player last pressed something on: ``"keyboard"`` or ``"gamepad"``
+        #: (hints name its keys or buttons: :mod:`engine.input.hints`).
+        self.input_device = "keyboard"
+        self.gamepads.on_use = self._gamepad_used
         if not headless:
             self.gamepads.attach()
         self.stats = FrameStats.from_config(
@@ -381,7 +385,11 @@ class Engine:
         present()
 
     # -- window events ---------------------------------------------------------------------------
+    def _gamepad_used(self) -> None:
+        self.input_device = "gamepad"
+
     def _on_key_press(self, symbol: int, modifiers: int) -> Any:
+        self.input_device = "keyboard"
         if self._capture_key is not None:
             if self._capture_key(symbol):
                 self._capture_key = None

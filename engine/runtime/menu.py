@@ -237,6 +237,8 @@ class MenuScene(Scene):
         background_color: The screen's colour.
         backdrop: A scene that ticks (with no input) and draws behind the menu, dimmed: a
             level playing a replay behind a title screen.
+        lines_for: Computes ``lines`` afresh before each frame (hints that follow the
+            bindings and the device in use); the panel lays them out again only on a change.
     """
 
     def __init__(
@@ -249,8 +251,10 @@ class MenuScene(Scene):
         on_back: Callable[[], None] | None = None,
         background_color: arcade.types.RGBOrA255 = arcade.color.DARK_MIDNIGHT_BLUE,
         backdrop: Scene | None = None,
+        lines_for: Callable[[], Sequence[HudLine]] | None = None,
     ) -> None:
         super().__init__(background_color=background_color)
+        self.lines_for = lines_for
         self.panel = MenuPanel(title, lines, menu, dim_background=backdrop is not None)
         self.backdrop = backdrop
         self.menu = menu
@@ -285,4 +289,6 @@ class MenuScene(Scene):
             self._camera = self.engine.video.camera()
         self._camera.use()
         width, height = self.engine.video.size_px
+        if self.lines_for is not None:
+            self.panel.lines = tuple(self.lines_for())
         self.panel.draw(width, height)
