@@ -30,9 +30,12 @@ from engine.app.attract import AttractScene
 from engine.app.definition import GameDefinition
 from engine.app.ghost import Ghost
 from engine.app.level_order import bundled_levels, replay_of
+from engine.app.level_records import LevelRecords
+from engine.app.level_select import LevelEntry, LevelSelectScene
 from engine.app.level_timer import level_timer_lines
 from engine.app.play_scene import PlayScene
 from engine.app.replay_run import Recorder, game_version, settings_hashes
+from engine.app.run_file import RunSettings
 from engine.app.speedrun import Speedrun
 from engine.input.hints import control_hint
 from engine.input.snapshot import InputSnapshot
@@ -94,6 +97,8 @@ class GameSession:
         music: The music player: the definition's ``title_music`` on menus, ``level_music``
             in levels.
         speedrun: The speedrun timer and records (:mod:`engine.app.speedrun`), when enabled.
+        level_records: Where each level's best time and coins are kept
+            (:mod:`engine.app.level_records`); default: for this session only.
 
     Attributes:
         attempts: Every finished attempt of the current run (or practice level), in order.
@@ -111,6 +116,7 @@ class GameSession:
         sounds: SoundBank | None = None,
         music: Music | None = None,
         speedrun: Speedrun | None = None,
+        level_records: LevelRecords | None = None,
     ) -> None:
         if not level_paths:
             raise ValueError("a session needs at least one level")
@@ -122,7 +128,10 @@ class GameSession:
         for follower in (sounds, music):
             if follower is not None:  # the options screen changes volumes at once
                 engine.config_listeners.append(lambda config, f=follower: f.apply(config.audio))
-        self.level_names = [load_level(path, definition.kinds).name for path in self.level_paths]
+        self.levels = [load_level(path, definition.kinds) for path in self.level_paths]
+        self.level_names = [level.name for level in self.levels]
+        #: The player's best time and coins per level (the level select shows them).
+        self.level_records = level_records if level_records is not None else LevelRecords(None)
         self.attempts: list[Attempt] = []
         self.in_run = False
         self.run_completed = False
@@ -227,18 +236,42 @@ class GameSession:
         self.show_options(lambda: self._show(level))
 
     def show_level_select(self) -> None:
-        """Pick any level to practise; ``pause`` goes back to the title."""
-        pairs = [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.level_names)]
-        menu = Menu.of(*pairs, ("back", "Back"))
+        """Pick any level to practise, with records and previews (:mod:`engine.app.level_select`);
+        ``pause`` goes back to the title."""
+        entries = []
+        for path, level in zip(self.level_paths, self.levels, strict=True):
+            record = self.level_records.get(self._record_key(path))
+            entries.append(
+                LevelEntry(
+                    level,
+                    record.best_ticks if record else None,
+                    record.coins if record else 0,
+                    self._par_ticks(level),
+                )
+            )
         self._show(
-            MenuScene(
-                "Select level",
-                (),
-                menu,
-                lambda key: self.show_title() if key == "back" else self.start_level(int(key)),
-                on_back=self.show_title,
+            LevelSelectScene(
+                entries,
+                self.engine.tick_rate,
+                self.start_level,
+                self.show_title,
+                backdrop=self.attract,
             )
         )
+
+    def _record_key(self, path: Path) -> str:
+        """The level's key in the level records: its file, the tick rate, other settings."""
+        settings = RunSettings.from_config(self.engine.config, self.definition.config_sections)
+        tag = "" if settings.same_simulation_as_defaults() else f"#settings-{settings.hash[:8]}"
+        return LevelRecords.key(path.name, self.engine.tick_rate, tag)
+
+    def _par_ticks(self, level: Any) -> int | None:
+        """The level's ``par_time_s`` map property in ticks (None without a usable one)."""
+        par_s = level.properties.get("par_time_s")
+        if isinstance(par_s, bool) or not isinstance(par_s, int | float) or not par_s > 0:
+            return None
+        ticks: int = math.ceil(float(par_s) * float(self.engine.tick_rate.rate_hz))
+        return ticks
 
     def start_run(self) -> None:
         """Start a run at level 1."""
@@ -333,6 +366,11 @@ class GameSession:
         split = None
         if self.in_run and self.speedrun is not None:
             split = self.speedrun.split(self.run_ticks)
+        self.level_records.record(
+            self._record_key(self.level_paths[self.level_index]),
+            scene.sim.ticks,
+            scene.coins_collected,
+        )
         scene.play_sounds()  # the completion sound, unless a frame already played it
         last = self.level_index + 1 >= len(self.level_paths)
         if self.in_run and last:
