@@ -141,6 +141,7 @@ class GameSession:
         self._completed: PlayScene | None = None
         self.quit_requested = False
         self._timer_start_ns = 0  # when the run or practice level started (the REAL line)
+        self._restarting = False  # the next level shown is a restart (no fade)
         #: Makes the tape of each new attempt (see :meth:`new_tape`); None records live input.
         self.tape_for: Callable[[int], Recorder] | None = None
         #: The bundled replays playing behind the title and its menus (attract mode).
@@ -344,6 +345,7 @@ class GameSession:
     def restart_level(self) -> None:
         """Restart the current level at once (the ``restart`` key)."""
         self._leave_level("restart")
+        self._restarting = True
         self.start_level(self.level_index, practice=False)
 
     def _mark_complete(self) -> None:
@@ -484,4 +486,9 @@ class GameSession:
             if music:
                 self.music.play(self.definition.files.asset_path(music))
         self.engine.show(scene)
+        fade_in = getattr(self.engine, "fade_in", None)
+        restart = isinstance(scene, PlayScene) and self._restarting
+        if fade_in is not None and not restart:  # a short fade from black on a screen change
+            fade_in()  # (engine.rendering.transition); a restart is not one: it shows at once
+        self._restarting = False
         self.engine.resync()
