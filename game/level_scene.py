@@ -32,6 +32,7 @@ from typing import Any, Self, cast
 import arcade
 import numpy as np
 import numpy.typing as npt
+from pyglet.math import Mat4, Vec3
 
 from engine.app.play_scene import InputScript, PlayScene
 from engine.config import PhysicsConfig
@@ -45,6 +46,8 @@ from engine.rendering.tilemap import TileMapView
 from engine.runtime.audio import SoundBank
 from game.definition import SOUND_FILES
 from game.effects import Effects
+from game.entities.enemies import Enemy
+from game.entities.gadgets import Spring
 from game.entities.platforms import Swing
 from game.kinds import KINDS
 from game.movement import PlayerTuning
@@ -61,6 +64,11 @@ GHOST_ALPHA = 110
 GHOST_TINT = (170, 210, 255)
 """The ghost's colour: the player's art tinted pale blue."""
 SPARKLE_PX = 2.0
+OUTLINE_RGB = (20, 16, 36, 255)
+"""The outline of enemies and gadgets: the HUD text's (engine.rendering.hud_text)."""
+OUTLINE_OFFSETS_PX = ((-1, 0), (1, 0), (0, -1), (0, 1))
+OUTLINED_ENTITIES = (Enemy, Spring)
+"""What gets an outline: what hurts or throws the player."""
 IRIS_CENTRE_UP_PX = 12.0
 """The iris closes on the player's middle, not the feet the events record."""
 
@@ -130,6 +138,7 @@ class LevelScene(PlayScene):
         self._graphics_loaded = False
         self._tilemap: TileMapView | None = None
         self._entity_sprites: EntitySprites | None = None
+        self._outlined: EntitySprites | None = None  # enemies and springs, drawn as outlines
         self._shown_tick = -1
         self._camera: arcade.Camera2D | None = None
         self._hud_camera: arcade.Camera2D | None = None
@@ -187,6 +196,8 @@ class LevelScene(PlayScene):
         if sim.ticks != self._shown_tick:  # sprites follow the entities once per new tick
             self._shown_tick = sim.ticks
             self._entity_sprites.update(sim.ticks)
+            if self._outlined is not None:
+                self._outlined.update(sim.ticks)
             self._tilemap.advance(sim.ticks)
         poses = sim.physics.interpolated_poses(alpha, mode)
         player = sim.player
@@ -211,6 +222,7 @@ class LevelScene(PlayScene):
             sx, sy, _ = poses[sim.physics.row_of(swing.body)]
             arcade.draw_line(*swing.pivot_px, float(sx), float(sy), ROPE_COLOR, 3)
         self._draw_ghost(alpha, mode)
+        self._draw_outlines(alpha, mode)
         self._entity_sprites.draw(alpha, mode)
         self._draw_particles(drawn_ticks)
         self._tilemap.draw(self._camera, view, foreground=True)
@@ -268,6 +280,20 @@ class LevelScene(PlayScene):
         self._hud_camera.use()  # type: ignore[union-attr]
         self._overlay.draw((width, height), wash_rgba=wash, iris=circle)
 
+    def _draw_outlines(self, alpha: float, mode: PoseMode) -> None:
+        """A dark one-pixel outline around enemies and springs, so they read at a glance over
+        any backdrop (a light-blue slime on light-blue hills): their sprites drawn as dark
+        silhouettes at the four one-pixel offsets, under the sprites themselves."""
+        outlined = self._outlined
+        if outlined is None or not len(outlined.sprite_list):
+            return
+        window = self.engine.video.window
+        view = window.view
+        for dx, dy in OUTLINE_OFFSETS_PX:
+            window.view = view @ Mat4.from_translation(Vec3(dx, dy, 0))
+            outlined.draw(alpha, mode)
+        window.view = view
+
     def _draw_ghost(self, alpha: float, mode: PoseMode) -> None:
         """The ghost's player, translucent, behind the level's entities (if there is a ghost)."""
         ghost = self.ghost
@@ -302,6 +328,10 @@ class LevelScene(PlayScene):
         self._entity_sprites = EntitySprites(
             self.sim.entities, self.sim.physics, self.level.art_scale
         )
+        outlined = cast(Any, [e for e in self.sim.entities if isinstance(e, OUTLINED_ENTITIES)])
+        self._outlined = EntitySprites(outlined, self.sim.physics, self.level.art_scale)
+        self._outlined.sprite_list.color = OUTLINE_RGB
+        self._outlined.update(self.sim.ticks)
         engine = getattr(self, "engine", None)
         if engine is not None:
             self.follow.set_settings(CameraSettings.from_config(engine.config))
