@@ -368,11 +368,12 @@ class GameSession:
         split = None
         if self.in_run and self.speedrun is not None:
             split = self.speedrun.split(self.run_ticks)
-        self.level_records.record(
-            self._record_key(self.level_paths[self.level_index]),
-            scene.sim.ticks,
-            scene.coins_collected,
-        )
+        if self.tape_for is None:  # a watched run (engine.app.watch) is someone else's
+            self.level_records.record(
+                self._record_key(self.level_paths[self.level_index]),
+                scene.sim.ticks,
+                scene.coins_collected,
+            )
         scene.play_sounds()  # the completion sound, unless a frame already played it
         last = self.level_index + 1 >= len(self.level_paths)
         if self.in_run and last:
