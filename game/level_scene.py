@@ -287,11 +287,12 @@ class LevelScene(PlayScene):
         outlined = self._outlined
         if outlined is None or not len(outlined.sprite_list):
             return
+        outlined.sync.write(alpha, mode)  # the poses once, the silhouettes four times
         window = self.engine.video.window
         view = window.view
         for dx, dy in OUTLINE_OFFSETS_PX:
             window.view = view @ Mat4.from_translation(Vec3(dx, dy, 0))
-            outlined.draw(alpha, mode)
+            outlined.sprite_list.draw(pixelated=True)
         window.view = view
 
     def _draw_ghost(self, alpha: float, mode: PoseMode) -> None:

@@ -1,19 +1,21 @@
-"""Outlined pixel text: HUD and menu text that reads over any background.
+"""Outlined pixel text: HUD and menu text that reads over any background, at little cost.
 
 White text over a pale sky, a cloud or a grey pillar disappears; a one-pixel dark outline makes
-it read over anything, which is why every HUD text in the engine and the sample game is drawn
-through :class:`OutlinedText`. Text is drawn in *picture* space (the game's internal
-resolution, 640 x 360 by default, see :mod:`engine.runtime.video`) with the engine's pixel
-font (:data:`engine.runtime.fonts.UI_FONT`), so it scales with the picture like the art does
-and stays crisp at whole-number scales.
+it read over anything, which is why every HUD and menu text in the engine and the sample game is
+drawn through :class:`OutlinedText`. Text is drawn in *picture* space (the game's internal
+resolution, 640 x 360 by default, see :mod:`engine.runtime.video`) with the engine's pixel fonts
+(:mod:`engine.runtime.fonts`), so it scales with the picture like the art does and stays crisp
+at whole-number scales.
 
-**How the outline is drawn, and what it costs.** Each label is laid out twice by pyglet: once in
-the outline colour (in one batch) and once in its own colour (in another). A frame draws the
-outline batch at the eight one-pixel offsets around the text, by moving the window's view
-matrix (a uniform write, no new layout), then the fill batch once: ten batch draws for any
-number of labels, and a label whose text changes is laid out twice, not nine times. Assigning
-the same text again costs nothing (labels are only touched when their text, position or colour
-changes).
+**A bitmap font, outline baked in.** Each character is rendered once per font and size by
+Pillow, without antialiasing (a pixel font's pixels stay whole) and with a one-pixel stroke in
+the outline colour, into a small texture that is cached. A label is then a row of sprites, one
+per character, in one :class:`arcade.SpriteList` per :class:`OutlinedText`: drawing every label
+of a HUD is one draw call, and changing a label's text moves or retextures a few sprites (tens
+of microseconds) instead of making pyglet lay the text out again (about 150 us a label here, which
+a timer that changes every frame would pay every frame, nine times over for an outline drawn as
+offset copies). The fill is white and tinted by the sprite's colour, so one set of glyphs serves
+every colour; the outline stays dark under any tint.
 
 Typical use::
 
@@ -29,13 +31,13 @@ Typical use::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import cache
 
 import arcade
-import pyglet
-from pyglet.math import Mat4, Vec3
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
-from engine.runtime.fonts import UI_FONT, load_fonts
+from engine.runtime.fonts import FONT_FILES, UI_FONT
 
 __all__ = [
     "HUD_FONT_SIZE",
@@ -51,14 +53,15 @@ __all__ = [
 RGBA = tuple[int, int, int, int]
 
 HUD_FONT_SIZE = 9
-"""The HUD's text size in points at the internal resolution (the pixel font's own grid)."""
+"""The HUD's text size in points at the internal resolution (12 picture px)."""
 LINE_SPACING = 1.6
 """Distance between two lines, in font sizes."""
 OUTLINE_COLOR: RGBA = (20, 16, 36, 255)
 """A very dark blue: reads as black, softer against the art's outlines."""
 TEXT_COLOR: RGBA = (255, 255, 255, 255)
-OUTLINE_OFFSETS_PX = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
-"""Where the outline copies go: the eight neighbours of each pixel of the text."""
+OUTLINE_PX = 1
+PX_PER_POINT = 96 / 72
+"""Points to pixels as pyglet counts them (96 dpi), so sizes mean what they meant with it."""
 
 HudLine = str | tuple[str, RGBA]
 """One HUD line: its text, or its text and its colour."""
@@ -71,22 +74,69 @@ def line_text_color(line: HudLine, default: RGBA = TEXT_COLOR) -> tuple[str, RGB
     return line[0], line[1]
 
 
+@cache
+def _font(font_name: str, size_px: int) -> ImageFont.FreeTypeFont:
+    path = FONT_FILES.get(font_name, FONT_FILES[UI_FONT])
+    return ImageFont.truetype(str(arcade.resources.resolve(path)), size_px)
+
+
+@cache
+def _glyph(font_name: str, size_px: int, char: str, outline: RGBA) -> tuple[arcade.Texture, float]:
+    """The character's texture (white, outlined) and its advance in px."""
+    font = _font(font_name, size_px)
+    ascent, descent = font.getmetrics()
+    advance = font.getlength(char)
+    width = max(1, int(-(-advance // 1))) + 2 * OUTLINE_PX
+    height = ascent + descent + 2 * OUTLINE_PX
+    image = Image.new("RGBA", (width + 1, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.fontmode = "1"  # no antialiasing: whole pixels
+    if char.strip():
+        draw.text(
+            (OUTLINE_PX, OUTLINE_PX),
+            char,
+            font=font,
+            fill=TEXT_COLOR,
+            stroke_width=OUTLINE_PX,
+            stroke_fill=outline,
+        )
+    pixels = np.asarray(image).copy()  # whole pixels: the stroke's soft edge made hard
+    pixels[..., 3] = np.where(pixels[..., 3] >= 128, 255, 0)
+    image = Image.fromarray(pixels)
+    key = f"hud-glyph-{font_name}-{size_px}-{ord(char)}-{outline}"
+    return arcade.Texture(image, hash=key), advance
+
+
 class Label:
     """One outlined label of an :class:`OutlinedText` (made by :meth:`OutlinedText.add`).
 
-    Setting :attr:`text`, :attr:`color` or :attr:`position` changes both layouts, and only when
-    the value differs from the current one.
+    Setting :attr:`text`, :attr:`color` or :attr:`position` touches its sprites only when the
+    value differs from the current one.
     """
 
-    __slots__ = ("_color", "_fill", "_outline", "_position", "_text", "visible")
-
-    def __init__(self, fill: arcade.Text, outline: arcade.Text) -> None:
-        self._fill = fill
-        self._outline = outline
-        self._text = fill.text
-        self._color: RGBA = tuple(fill.color)  # type: ignore[assignment]
-        self._position = (fill.x, fill.y)
+    def __init__(
+        self,
+        owner: OutlinedText,
+        text: str,
+        position: tuple[float, float],
+        color: RGBA,
+        size_px: int,
+        font_name: str,
+        anchor_x: str,
+        anchor_y: str,
+    ) -> None:
+        self._owner = owner
+        self._size_px = size_px
+        self._font_name = font_name
+        self._anchor_x = anchor_x
+        self._anchor_y = anchor_y
+        self._sprites: list[arcade.Sprite] = []
+        self._text = ""
+        self._color = _rgba(color)
+        self._position = position
+        self._width_px = 0.0
         self.visible = True
+        self.text = text
 
     @property
     def text(self) -> str:
@@ -97,22 +147,20 @@ class Label:
     def text(self, text: str) -> None:
         if text != self._text:
             self._text = text
-            self._fill.text = text
-            self._outline.text = text
+            self._layout()
 
     @property
     def color(self) -> RGBA:
-        """The fill colour (the outline keeps the batch's)."""
+        """The fill colour (the outline stays dark)."""
         return self._color
 
     @color.setter
     def color(self, color: RGBA) -> None:
-        color = tuple(color)  # type: ignore[assignment]
-        if len(color) == 3:
-            color = (*color, 255)
+        color = _rgba(color)
         if color != self._color:
             self._color = color
-            self._fill.color = color
+            for sprite in self._sprites:
+                sprite.color = color
 
     @property
     def position(self) -> tuple[float, float]:
@@ -123,32 +171,65 @@ class Label:
     def position(self, position: tuple[float, float]) -> None:
         if position != self._position:
             self._position = position
-            self._fill.position = position
-            self._outline.position = position
+            self._layout()
 
     @property
     def content_width(self) -> float:
-        """The laid-out text's width in picture px (outline excluded)."""
-        return float(self._fill.content_width)
+        """The text's width in picture px (outline excluded)."""
+        return self._width_px
 
     def _show(self, visible: bool) -> None:
         if visible != self.visible:
             self.visible = visible
-            self._fill.visible = visible
-            self._outline.visible = visible
+            for sprite in self._sprites:
+                sprite.visible = visible
+
+    def _layout(self) -> None:
+        """Give each character a sprite, its glyph and its place."""
+        outline = self._owner.outline_color
+        glyphs = [_glyph(self._font_name, self._size_px, c, outline) for c in self._text]
+        self._width_px = sum(advance for _, advance in glyphs)
+        sprites = self._sprites
+        sprite_list = self._owner.sprite_list
+        while len(sprites) < len(glyphs):
+            sprite = arcade.Sprite()
+            sprite.color = self._color
+            sprite.visible = self.visible
+            sprites.append(sprite)
+            sprite_list.append(sprite)
+        while len(sprites) > len(glyphs):
+            sprite_list.remove(sprites.pop())
+        font = _font(self._font_name, self._size_px)
+        ascent, descent = font.getmetrics()
+        x, y = self._position
+        left = x - {"left": 0.0, "center": self._width_px / 2, "right": self._width_px}.get(
+            self._anchor_x, 0.0
+        )
+        baseline = {"top": y - ascent, "center": y - (ascent - descent) / 2}.get(self._anchor_y, y)
+        bottom = round(baseline) - descent - OUTLINE_PX
+        pen = left - OUTLINE_PX
+        for sprite, (texture, advance) in zip(sprites, glyphs, strict=True):
+            if sprite.texture is not texture:
+                sprite.texture = texture
+            sprite.position = (round(pen) + texture.width / 2, bottom + texture.height / 2)
+            pen += advance
+
+
+def _rgba(color: Sequence[int]) -> RGBA:
+    values = tuple(int(v) for v in color)
+    return (*values, 255)[:4] if len(values) == 3 else values[:4]  # type: ignore[return-value]
 
 
 class OutlinedText:
-    """A set of outlined labels drawn together (see the module docstring).
+    """A set of outlined labels drawn together in one call (see the module docstring).
 
     Args:
-        outline_color: The outline's colour (its alpha too: a translucent outline is a glow).
+        outline_color: The outline's colour (baked into the glyphs).
     """
 
     def __init__(self, outline_color: RGBA = OUTLINE_COLOR) -> None:
         self.outline_color = outline_color
-        self._fill_batch = pyglet.graphics.Batch()
-        self._outline_batch = pyglet.graphics.Batch()
+        self.sprite_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.labels: list[Label] = []
 
     def add(
@@ -159,21 +240,21 @@ class OutlinedText:
         color: RGBA = TEXT_COLOR,
         font_size: float = HUD_FONT_SIZE,
         *,
-        font_name: str | Sequence[str] = UI_FONT,
+        font_name: str = UI_FONT,
         anchor_x: str = "left",
         anchor_y: str = "baseline",
     ) -> Label:
-        """A new label (laid out now; needs the GL context)."""
-        load_fonts()
-        options: dict[str, Any] = {
-            "font_size": font_size,
-            "font_name": font_name,
-            "anchor_x": anchor_x,
-            "anchor_y": anchor_y,
-        }
-        outline = arcade.Text(text, x, y, self.outline_color, batch=self._outline_batch, **options)
-        fill = arcade.Text(text, x, y, color, batch=self._fill_batch, **options)
-        label = Label(fill, outline)
+        """A new label; ``font_size`` in points as pyglet counts them."""
+        label = Label(
+            self,
+            text,
+            (x, y),
+            color,
+            round(font_size * PX_PER_POINT),
+            font_name,
+            anchor_x,
+            anchor_y,
+        )
         self.labels.append(label)
         return label
 
@@ -183,16 +264,9 @@ class OutlinedText:
         return [label.text for label in self.labels if label.visible]
 
     def draw(self) -> None:
-        """Draw the outlines, then the text, through the camera in use."""
-        if not any(label.visible for label in self.labels):
-            return
-        window = arcade.get_window()
-        view = window.view
-        for dx, dy in OUTLINE_OFFSETS_PX:
-            window.view = view @ Mat4.from_translation(Vec3(dx, dy, 0))
-            self._outline_batch.draw()
-        window.view = view
-        self._fill_batch.draw()
+        """Draw every label through the camera in use (one draw call)."""
+        if self.sprite_list:
+            self.sprite_list.draw(pixelated=True)
 
 
 class HudLines:
