@@ -151,9 +151,10 @@ class DebugOverlay:
             self.visible = True
         elif not self.full:
             self.full = True
-            self._lines_present_ns = None  # the full lines at once
         else:
             self.visible = False
+        self._lines_present_ns = None  # the view's lines at the next draw, even when paused
+        self._lines_frames = -1
         return "hidden" if not self._visible else ("full" if self.full else "compact")
 
     def toggle(self) -> bool:
