@@ -1,7 +1,7 @@
 """Outlined pixel text: HUD and menu text that reads over any background, at little cost.
 
 White text over a pale sky, a cloud or a grey pillar disappears; a one-pixel dark outline makes
-it read over anything, which is why every HUD and menu text in the engine and the sample game is
+it read over anything, which is why every HUD and menu text in the engine and its games is
 drawn through :class:`OutlinedText`. Text is drawn in *picture* space (the game's internal
 resolution, 640 x 360 by default, see :mod:`engine.runtime.video`) with the engine's pixel fonts
 (:mod:`engine.runtime.fonts`), so it scales with the picture like the art does and stays crisp
