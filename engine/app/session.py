@@ -42,7 +42,7 @@ from engine.input.snapshot import InputSnapshot
 from engine.levels import load_level
 from engine.rendering.hud_text import HudLine
 from engine.runtime.audio import Music, SoundBank
-from engine.runtime.menu import Menu, MenuScene
+from engine.runtime.menu import LOGO_COLOR, Menu, MenuScene
 from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
 
@@ -368,12 +368,12 @@ class GameSession:
         split = None
         if self.in_run and self.speedrun is not None:
             split = self.speedrun.split(self.run_ticks)
+        new_best = False
         if self.tape_for is None:  # a watched run (engine.app.watch) is someone else's
-            self.level_records.record(
-                self._record_key(self.level_paths[self.level_index]),
-                scene.sim.ticks,
-                scene.coins_collected,
-            )
+            key = self._record_key(self.level_paths[self.level_index])
+            before = self.level_records.get(key)
+            self.level_records.record(key, scene.sim.ticks, scene.coins_collected)
+            new_best = before is not None and scene.sim.ticks < before.best_ticks
         scene.play_sounds()  # the completion sound, unless a frame already played it
         last = self.level_index + 1 >= len(self.level_paths)
         if self.in_run and last:
@@ -389,11 +389,14 @@ class GameSession:
         lines.append(f"coins {coins}")
         if self.speedrun is not None:
             lines += self.speedrun.split_lines(split)
+        shown: list[HudLine] = list(lines)
+        if new_best:
+            shown.insert(3, ("new best time!", LOGO_COLOR))
         items = [("title", "Title screen")]
         if self.in_run and not last:
             items.insert(0, ("next", "Next level"))
         items.insert(1 if self.in_run and not last else 0, ("retry", "Play again"))
-        self._show(MenuScene("Level complete!", lines, Menu.of(*items), self._on_complete_choice))
+        self._show(MenuScene("Level complete!", shown, Menu.of(*items), self._on_complete_choice))
 
     def _on_complete_choice(self, key: str) -> None:
         if key == "next":

@@ -281,6 +281,7 @@ def test_a_completed_level_is_recorded_and_level_select_shows_it(
 ) -> None:
     from engine.app.level_records import LevelRecords
     from engine.app.level_select import LevelSelectScene
+    from engine.runtime.menu import LOGO_COLOR
 
     session.level_records = LevelRecords(tmp_path / "level_records.json")
     tap(session, "jump")  # Play
@@ -304,6 +305,10 @@ def test_a_completed_level_is_recorded_and_level_select_shows_it(
     assert "medal gold" in texts and "par 0:12.000" in texts
     again = LevelRecords(tmp_path / "level_records.json")  # saved, and read back
     assert next(iter(again.records.values())).best_ticks == ticks
+    tap(session, "jump")  # play level 1 again, faster: the complete screen says so
+    reach_exit(session)
+    assert session.attempts[-1].ticks < ticks
+    assert ("new best time!", LOGO_COLOR) in session.engine.scene.panel.lines
 
 
 def test_the_timer_option_shows_a_level_timer_in_normal_play(session: GameSession) -> None:
