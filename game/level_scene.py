@@ -32,6 +32,7 @@ from typing import Any, Self, cast
 import arcade
 import numpy as np
 import numpy.typing as npt
+from pyglet.math import Mat4, Vec3
 
 from engine.app.play_scene import InputScript, PlayScene
 from engine.config import PhysicsConfig
@@ -39,13 +40,15 @@ from engine.levels import KindRegistry, Level, load_level
 from engine.physics.world import PoseMode
 from engine.rendering.camera import CameraSettings, FollowCamera
 from engine.rendering.entity_sprites import EntitySprites
+from engine.rendering.hud_text import HudLine, HudLines, OutlinedText
 from engine.rendering.particles import PointBatch, ScreenOverlay
 from engine.rendering.tilemap import TileMapView
 from engine.runtime.audio import SoundBank
-from engine.runtime.fonts import UI_FONT, load_fonts
 from game.conventions import CONVENTIONS
 from game.definition import SOUND_FILES
 from game.effects import Effects
+from game.entities.enemies import Enemy
+from game.entities.gadgets import Spring
 from game.entities.platforms import Swing
 from game.kinds import KINDS
 from game.movement import PlayerTuning
@@ -56,13 +59,17 @@ __all__ = ["LevelScene"]
 BACKGROUND_COLOR = arcade.color.SKY_BLUE
 ROPE_COLOR = (92, 64, 40)
 HUD_MARGIN_PX = 6
-HUD_FONT_SIZE = 9
 PARTICLE_PX = 3.0
 GHOST_ALPHA = 110
 """The ghost's opacity (0..255): seen, never mistaken for the player."""
 GHOST_TINT = (170, 210, 255)
 """The ghost's colour: the player's art tinted pale blue."""
 SPARKLE_PX = 2.0
+OUTLINE_RGB = (20, 16, 36, 255)
+"""The outline of enemies and gadgets: the HUD text's (engine.rendering.hud_text)."""
+OUTLINE_OFFSETS_PX = ((-1, 0), (1, 0), (0, -1), (0, 1))
+OUTLINED_ENTITIES = (Enemy, Spring)
+"""What gets an outline: what hurts or throws the player."""
 IRIS_CENTRE_UP_PX = 12.0
 """The iris closes on the player's middle, not the feet the events record."""
 
@@ -107,7 +114,7 @@ class LevelScene(PlayScene):
         on_restart: Callable[[], None] | None = None,
         on_quit: Callable[[], None] | None = None,
         sounds: SoundBank | None = None,
-        hud_extra: Callable[[], Sequence[str]] | None = None,
+        hud_extra: Callable[[], Sequence[HudLine]] | None = None,
         on_options: Callable[[], None] | None = None,
         show_hud: bool = True,
     ) -> None:
@@ -132,12 +139,13 @@ class LevelScene(PlayScene):
         self._graphics_loaded = False
         self._tilemap: TileMapView | None = None
         self._entity_sprites: EntitySprites | None = None
+        self._outlined: EntitySprites | None = None  # enemies and springs, drawn as outlines
         self._shown_tick = -1
         self._camera: arcade.Camera2D | None = None
         self._hud_camera: arcade.Camera2D | None = None
-        self._hud_text: arcade.Text | None = None
-        self._hud_shown: tuple[int, int] | None = None
-        self._extra_texts: list[arcade.Text] = []
+        self._hud_text: OutlinedText | None = None  # every HUD label, outlined, one draw
+        self._hud_left: HudLines | None = None  # the level's name and coins
+        self._hud_right: HudLines | None = None  # the engine's lines (the speedrun timer)
         #: What the effects look like (see :mod:`game.effects`): computed, never stored in state.
         self.effects = Effects(step_s)
         self._points: PointBatch | None = None
@@ -189,6 +197,8 @@ class LevelScene(PlayScene):
         if sim.ticks != self._shown_tick:  # sprites follow the entities once per new tick
             self._shown_tick = sim.ticks
             self._entity_sprites.update(sim.ticks)
+            if self._outlined is not None:
+                self._outlined.update(sim.ticks)
             self._tilemap.advance(sim.ticks)
         poses = sim.physics.interpolated_poses(alpha, mode)
         player = sim.player
@@ -201,6 +211,7 @@ class LevelScene(PlayScene):
             self._viewport(),
             self._bounds(),
         )
+        self.focus_x_fraction = (float(x_px) - view[0]) / self._viewport()[0] + 0.5
         # Effects are drawn from the event log at the moment shown (see game.effects).
         drawn_ticks = sim.ticks - 1 + alpha if mode == "interpolate" else sim.ticks + alpha
         events = sim.events
@@ -212,6 +223,7 @@ class LevelScene(PlayScene):
             sx, sy, _ = poses[sim.physics.row_of(swing.body)]
             arcade.draw_line(*swing.pivot_px, float(sx), float(sy), ROPE_COLOR, 3)
         self._draw_ghost(alpha, mode)
+        self._draw_outlines(alpha, mode)
         self._entity_sprites.draw(alpha, mode)
         self._draw_particles(drawn_ticks)
         self._tilemap.draw(self._camera, view, foreground=True)
@@ -269,6 +281,21 @@ class LevelScene(PlayScene):
         self._hud_camera.use()  # type: ignore[union-attr]
         self._overlay.draw((width, height), wash_rgba=wash, iris=circle)
 
+    def _draw_outlines(self, alpha: float, mode: PoseMode) -> None:
+        """A dark one-pixel outline around enemies and springs, so they read at a glance over
+        any backdrop (a light-blue slime on light-blue hills): their sprites drawn as dark
+        silhouettes at the four one-pixel offsets, under the sprites themselves."""
+        outlined = self._outlined
+        if outlined is None or not len(outlined.sprite_list):
+            return
+        outlined.sync.write(alpha, mode)  # the poses once, the silhouettes four times
+        window = self.engine.video.window
+        view = window.view
+        for dx, dy in OUTLINE_OFFSETS_PX:
+            window.view = view @ Mat4.from_translation(Vec3(dx, dy, 0))
+            outlined.sprite_list.draw(pixelated=True)
+        window.view = view
+
     def _draw_ghost(self, alpha: float, mode: PoseMode) -> None:
         """The ghost's player, translucent, behind the level's entities (if there is a ghost)."""
         ghost = self.ghost
@@ -303,6 +330,10 @@ class LevelScene(PlayScene):
         self._entity_sprites = EntitySprites(
             self.sim.entities, self.sim.physics, self.level.art_scale
         )
+        outlined = cast(Any, [e for e in self.sim.entities if isinstance(e, OUTLINED_ENTITIES)])
+        self._outlined = EntitySprites(outlined, self.sim.physics, self.level.art_scale)
+        self._outlined.sprite_list.color = OUTLINE_RGB
+        self._outlined.update(self.sim.ticks)
         engine = getattr(self, "engine", None)
         if engine is not None:
             self.follow.set_settings(CameraSettings.from_config(engine.config))
@@ -314,18 +345,11 @@ class LevelScene(PlayScene):
         self._coins_xy_px = np.array(
             [coin.rect.center_px for coin in coins], dtype=np.float64
         ).reshape(-1, 2)
-        load_fonts()
         self._camera = self.engine.video.camera()
         self._hud_camera = self.engine.video.camera()
-        self._hud_text = arcade.Text(
-            "",
-            HUD_MARGIN_PX,
-            self._viewport_int()[1] - HUD_MARGIN_PX,
-            arcade.color.WHITE,
-            HUD_FONT_SIZE,
-            anchor_y="top",
-            font_name=UI_FONT,
-        )
+        self._hud_text = OutlinedText()
+        self._hud_left = HudLines("left", text=self._hud_text)
+        self._hud_right = HudLines("right", text=self._hud_text)
         x, y = self.sim.player.body.position
         self.follow.teleport(
             float(x), float(y), viewport_px=self._viewport(), level_bounds_px=self._bounds()
@@ -333,30 +357,19 @@ class LevelScene(PlayScene):
         self._graphics_loaded = True
 
     def _draw_hud(self) -> None:
-        """The level name and coins collected / total, in screen space."""
+        """The level's name and the coins at the top left, the engine's lines at the top right.
+
+        Every line is outlined pixel text at the internal resolution (:mod:`engine.rendering.hud_text`),
+        so it reads over the sky, clouds and pillars alike and scales with the picture.
+        """
         assert self._hud_camera is not None and self._hud_text is not None
-        shown = (self.sim.coins_collected, len(self.level.coins))
-        if shown != self._hud_shown:
-            self._hud_text.text = f"{self.level.name}    coins {shown[0]} / {shown[1]}"
-            self._hud_shown = shown
-        self._hud_text.y = self._viewport_int()[1] - HUD_MARGIN_PX
+        assert self._hud_left is not None and self._hud_right is not None
+        width, height = self._viewport_int()
+        collected, total = self.sim.coins_collected, len(self.level.coins)
+        self._hud_left.set(
+            [self.level.name, f"coins {collected} / {total}"], HUD_MARGIN_PX, height - HUD_MARGIN_PX
+        )
+        extra = list(self.hud_extra()) if self.hud_extra is not None else []
+        self._hud_right.set(extra, width - HUD_MARGIN_PX, height - HUD_MARGIN_PX)
         self._hud_camera.use()
         self._hud_text.draw()
-        if self.hud_extra is not None:
-            self._draw_extra_lines(list(self.hud_extra()))
-
-    def _draw_extra_lines(self, lines: list[str]) -> None:
-        """Draw ``lines`` right-aligned at the top right, one Text per line (reused)."""
-        while len(self._extra_texts) < len(lines):
-            self._extra_texts.append(
-                arcade.Text("", 0, 0, arcade.color.WHITE, HUD_FONT_SIZE, anchor_x="right")
-            )
-        width, height = self._viewport_int()
-        y = height - HUD_MARGIN_PX - HUD_FONT_SIZE
-        for text, line in zip(self._extra_texts, lines, strict=False):
-            if text.text != line:
-                text.text = line
-            text.x = width - HUD_MARGIN_PX
-            text.y = y
-            text.draw()
-            y -= round(HUD_FONT_SIZE * 1.6)

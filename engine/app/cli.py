@@ -414,9 +414,12 @@ def play_session(
     stop: StopSignals,
 ) -> int:
     """Play with menus in the window until it closes; print the summary line."""
+    from engine.app.level_records import FILE_NAME as LEVEL_RECORDS_FILE
+    from engine.app.level_records import LevelRecords
     from engine.app.session import GameSession
     from engine.app.speedrun import Speedrun
     from engine.runtime.audio import Music
+    from engine.speedrun.personal_best import default_records_path
 
     levels = (
         [args.level] if args.level is not None else bundled_levels(definition.files.levels_dir())
@@ -427,6 +430,9 @@ def play_session(
         levels,
         sounds=game_sounds(definition, config, headless=False),
         music=Music(config.audio),
+        level_records=LevelRecords(
+            default_records_path(definition.app_name).parent / LEVEL_RECORDS_FILE
+        ),
     )
     speedrun = None
     if config.speedrun.enabled:

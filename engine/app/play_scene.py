@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.input.snapshot import InputSnapshot
+from engine.rendering.hud_text import HudLine
 from engine.runtime.audio import SoundBank
 from engine.runtime.menu import Menu, MenuPanel
 from engine.runtime.scene import Scene
@@ -111,7 +112,7 @@ class PlayScene(Scene):
         on_quit: Callable[[], None] | None = None,
         on_options: Callable[[], None] | None = None,
         sounds: SoundBank | None = None,
-        hud_extra: Callable[[], Sequence[str]] | None = None,
+        hud_extra: Callable[[], Sequence[HudLine]] | None = None,
         show_hud: bool = True,
         background_color: Any = None,
     ) -> None:

@@ -30,14 +30,20 @@ from engine.app.attract import AttractScene
 from engine.app.definition import GameDefinition
 from engine.app.ghost import Ghost
 from engine.app.level_order import bundled_levels, replay_of
+from engine.app.level_records import LevelRecords
+from engine.app.level_select import LevelEntry, LevelSelectScene
+from engine.app.level_timer import level_timer_lines
 from engine.app.play_scene import PlayScene
 from engine.app.replay_run import Recorder, game_version, settings_hashes
+from engine.app.run_file import RunSettings
 from engine.app.speedrun import Speedrun
+from engine.input.hints import control_hint
 from engine.input.replay import ReplayError
 from engine.input.snapshot import InputSnapshot
 from engine.levels import LevelError, load_level
+from engine.rendering.hud_text import HudLine
 from engine.runtime.audio import Music, SoundBank
-from engine.runtime.menu import Menu, MenuScene
+from engine.runtime.menu import LOGO_COLOR, Menu, MenuScene
 from engine.runtime.options import OptionsScene
 from engine.speedrun.timer import format_igt
 
@@ -92,6 +98,8 @@ class GameSession:
         music: The music player: the definition's ``title_music`` on menus, ``level_music``
             in levels.
         speedrun: The speedrun timer and records (:mod:`engine.app.speedrun`), when enabled.
+        level_records: Where each level's best time and coins are kept
+            (:mod:`engine.app.level_records`); default: for this session only.
 
     Attributes:
         attempts: Every finished attempt of the current run (or practice level), in order.
@@ -109,6 +117,7 @@ class GameSession:
         sounds: SoundBank | None = None,
         music: Music | None = None,
         speedrun: Speedrun | None = None,
+        level_records: LevelRecords | None = None,
     ) -> None:
         if not level_paths:
             raise ValueError("a session needs at least one level")
@@ -120,10 +129,12 @@ class GameSession:
         for follower in (sounds, music):
             if follower is not None:  # the options screen changes volumes at once
                 engine.config_listeners.append(lambda config, f=follower: f.apply(config.audio))
-        self.level_names = [
-            load_level(path, definition.kinds, definition.conventions).name
-            for path in self.level_paths
+        self.levels = [
+            load_level(path, definition.kinds, definition.conventions) for path in self.level_paths
         ]
+        self.level_names = [level.name for level in self.levels]
+        #: The player's best time and coins per level (the level select shows them).
+        self.level_records = level_records if level_records is not None else LevelRecords(None)
         self.attempts: list[Attempt] = []
         self.in_run = False
         self.run_completed = False
@@ -132,6 +143,8 @@ class GameSession:
         self.speedrun = speedrun
         self._completed: PlayScene | None = None
         self.quit_requested = False
+        self._timer_start_ns = 0  # when the run or practice level started (the REAL line)
+        self._restarting = False  # the next level shown is a restart (no fade)
         #: Makes the tape of each new attempt (see :meth:`new_tape`); None records live input.
         self.tape_for: Callable[[int], Recorder] | None = None
         #: The bundled replays playing behind the title and its menus (attract mode).
@@ -167,16 +180,24 @@ class GameSession:
             ("credits", "Credits"),
             ("quit", "Quit"),
         )
-        hint = "Arrows / WASD move, Space jumps, Esc pauses, R restarts"
         title = MenuScene(
             self.engine.config.video.title,
-            (hint,),
+            (self.control_hint(),),
             menu,
             self._on_title_choice,
             backdrop=self.attract,
+            lines_for=lambda: (self.control_hint(),),
         )
         title.panel.title_size = TITLE_SIZE
+        title.panel.logo = True
         self._show(title)
+
+    def control_hint(self) -> str:
+        """How to play with the bindings in force, on the device last used
+        (:mod:`engine.input.hints`)."""
+        config = self.engine.config
+        device = getattr(self.engine, "input_device", "keyboard")
+        return control_hint(config.input, config.gamepad, device)
 
     def _on_title_choice(self, key: str) -> None:
         if key == "play":
@@ -219,18 +240,42 @@ class GameSession:
         self.show_options(lambda: self._show(level))
 
     def show_level_select(self) -> None:
-        """Pick any level to practise; ``pause`` goes back to the title."""
-        pairs = [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.level_names)]
-        menu = Menu.of(*pairs, ("back", "Back"))
+        """Pick any level to practise, with records and previews (:mod:`engine.app.level_select`);
+        ``pause`` goes back to the title."""
+        entries = []
+        for path, level in zip(self.level_paths, self.levels, strict=True):
+            record = self.level_records.get(self._record_key(path))
+            entries.append(
+                LevelEntry(
+                    level,
+                    record.best_ticks if record else None,
+                    record.coins if record else 0,
+                    self._par_ticks(level),
+                )
+            )
         self._show(
-            MenuScene(
-                "Select level",
-                (),
-                menu,
-                lambda key: self.show_title() if key == "back" else self.start_level(int(key)),
-                on_back=self.show_title,
+            LevelSelectScene(
+                entries,
+                self.engine.tick_rate,
+                self.start_level,
+                self.show_title,
+                backdrop=self.attract,
             )
         )
+
+    def _record_key(self, path: Path) -> str:
+        """The level's key in the level records: its file, the tick rate, other settings."""
+        settings = RunSettings.from_config(self.engine.config, self.definition.config_sections)
+        tag = "" if settings.same_simulation_as_defaults() else f"#settings-{settings.hash[:8]}"
+        return LevelRecords.key(path.name, self.engine.tick_rate, tag)
+
+    def _par_ticks(self, level: Any) -> int | None:
+        """The level's ``par_time_s`` map property in ticks (None without a usable one)."""
+        par_s = level.properties.get("par_time_s")
+        if isinstance(par_s, bool) or not isinstance(par_s, int | float) or not par_s > 0:
+            return None
+        ticks: int = math.ceil(float(par_s) * float(self.engine.tick_rate.rate_hz))
+        return ticks
 
     def start_run(self) -> None:
         """Start a run at level 1."""
@@ -238,6 +283,7 @@ class GameSession:
         self.attempts = []
         self.in_run = True
         self.run_completed = False
+        self._timer_start_ns = self.engine.clock.now_ns()
         if self.speedrun is not None:
             self.speedrun.start()
         self.start_level(0, practice=False)
@@ -250,6 +296,7 @@ class GameSession:
                 self.speedrun.reset()  # playing a level again abandons the run
             self.in_run = False
             self.attempts = []
+            self._timer_start_ns = self.engine.clock.now_ns()
         self.level_index = index
         scene = self.definition.make_scene(
             self.engine,
@@ -304,6 +351,7 @@ class GameSession:
     def restart_level(self) -> None:
         """Restart the current level at once (the ``restart`` key)."""
         self._leave_level("restart")
+        self._restarting = True
         self.start_level(self.level_index, practice=False)
 
     def _mark_complete(self) -> None:
@@ -326,6 +374,12 @@ class GameSession:
         split = None
         if self.in_run and self.speedrun is not None:
             split = self.speedrun.split(self.run_ticks)
+        new_best = False
+        if self.tape_for is None:  # a watched run (engine.app.watch) is someone else's
+            key = self._record_key(self.level_paths[self.level_index])
+            before = self.level_records.get(key)
+            self.level_records.record(key, scene.sim.ticks, scene.coins_collected)
+            new_best = before is not None and scene.sim.ticks < before.best_ticks
         scene.play_sounds()  # the completion sound, unless a frame already played it
         last = self.level_index + 1 >= len(self.level_paths)
         if self.in_run and last:
@@ -341,11 +395,14 @@ class GameSession:
         lines.append(f"coins {coins}")
         if self.speedrun is not None:
             lines += self.speedrun.split_lines(split)
+        shown: list[HudLine] = list(lines)
+        if new_best:
+            shown.insert(3, ("new best time!", LOGO_COLOR))
         items = [("title", "Title screen")]
         if self.in_run and not last:
             items.insert(0, ("next", "Next level"))
         items.insert(1 if self.in_run and not last else 0, ("retry", "Play again"))
-        self._show(MenuScene("Level complete!", lines, Menu.of(*items), self._on_complete_choice))
+        self._show(MenuScene("Level complete!", shown, Menu.of(*items), self._on_complete_choice))
 
     def _on_complete_choice(self, key: str) -> None:
         if key == "next":
@@ -385,11 +442,21 @@ class GameSession:
         self.quit_requested = True
         self.engine.close()
 
-    def hud_lines(self) -> list[str]:
-        """Extra HUD lines for the level scene: the speedrun timer during a run."""
-        if self.speedrun is None or not self.in_run:
+    def hud_lines(self) -> list[HudLine]:
+        """Extra HUD lines for the level scene: the speedrun timer during a run, else the
+        normal-play timer when the Timer option is on (:mod:`engine.app.level_timer`)."""
+        if self.speedrun is not None and self.in_run:
+            return self.speedrun.hud_lines(self.run_ticks)
+        timer = self.engine.config.speedrun
+        scene = self.current
+        if not timer.show_timer or scene is None:
             return []
-        return self.speedrun.hud_lines(self.run_ticks)
+        par_s = scene.sim.par_time_s
+        par_ticks = None if par_s is None else math.ceil(par_s * self.engine.tick_rate.rate_hz)
+        real_ns = self.engine.clock.now_ns() - self._timer_start_ns if timer.show_rta else None
+        return level_timer_lines(
+            self.engine.tick_rate, self.run_ticks, scene.sim.ticks, par_ticks, real_ns
+        )
 
     def _global_input(self, tick: int, snapshot: InputSnapshot) -> bool:
         """Before each tick: finish a completed level; ``reset_run`` works on every screen.
@@ -429,4 +496,9 @@ class GameSession:
             if music:
                 self.music.play(self.definition.files.asset_path(music))
         self.engine.show(scene)
+        fade_in = getattr(self.engine, "fade_in", None)
+        restart = isinstance(scene, PlayScene) and self._restarting
+        if fade_in is not None and not restart:  # a short fade from black on a screen change
+            fade_in()  # (engine.rendering.transition); a restart is not one: it shows at once
+        self._restarting = False
         self.engine.resync()

@@ -45,7 +45,10 @@ from engine.app.definition import GameDefinition
 from engine.app.ghost import ghost_path, ghost_replays
 from engine.app.replay_run import game_version as installed_version
 from engine.app.run_file import RunRecord, RunSettings, SplitRecord, run_json, sealed_run
+from engine.app.speedrun_hud import GOLD_COLOR, SplitDelta, split_delta, status_line
 from engine.input.replay import Replay
+from engine.rendering.frame_stats import vsync_name
+from engine.rendering.hud_text import HudLine
 from engine.speedrun.livesplit import LiveSplitClient
 from engine.speedrun.livesplit import from_config as livesplit_from_config
 from engine.speedrun.personal_best import (
@@ -178,6 +181,9 @@ class Speedrun:
         self.run_id = secrets.token_hex(16)
         self.last_split = None
         self._hitch_base_ns = self.engine.pacer.hitch_dropped_ns
+        stats = getattr(self.engine, "stats", None)
+        if stats is not None:  # F3's dropped time counts from the run's start too
+            stats.mark_dropped()
         self._pushed_ticks = -GAME_TIME_PUSH_TICKS
         if self.livesplit is not None:
             self.livesplit.reset()  # LiveSplit ignores starttimer while a finished run shows
@@ -360,22 +366,37 @@ class Speedrun:
         dropped_ns = self.timer.dropped_ns if self.timer is not None else 0
         return StrictStatus.from_verdict(strict, vsync, dropped_ns)
 
-    def hud_lines(self, run_ticks: int) -> list[str]:
-        """The timer lines: IGT, RTA (if shown), validity, and the latest split's delta."""
+    def hud_lines(self, run_ticks: int) -> list[HudLine]:
+        """The timer lines: IGT, RTA (if shown), validity, and the latest split's delta.
+
+        What they say and their colours: :mod:`engine.app.speedrun_hud`.
+        """
         speedrun = self.engine.config.speedrun
         if self.timer is None or not speedrun.show_timer:
             return []
         self.sync(run_ticks)
         timer = self.timer
-        lines = [f"IGT {timer.igt_text}"]
+        lines: list[HudLine] = [f"IGT {timer.igt_text}"]
         if speedrun.show_rta:
             lines.append(f"RTA {timer.rta_text(self.clock_ns())}")
-        lines.append(self.status().text)
+        status = self.status()
+        verdict = self.engine.loop.frame_time.vsync
+        vsync = vsync_name(verdict) if self.watched is None else status.vsync
+        lines.append(status_line(status, "detecting" if vsync == "unknown" else vsync))
         split = self.last_split
         if split is not None:
-            name = self.level_names[split.index]
-            lines.append(f"{name} {split.time_text} {split.delta_text}{self._gold(split)}".rstrip())
+            delta = self.delta(split)
+            gold = self._gold(split)
+            text = f"{self.level_names[split.index]} {split.time_text} {delta.text}{gold}"
+            lines.append((text.rstrip(), GOLD_COLOR if gold else delta.color))
         return lines
+
+    def delta(self, split: SplitResult) -> SplitDelta:
+        """The split's delta: against the personal best, else the sum of best segments."""
+        assert self.timer is not None
+        return split_delta(
+            split, self.timer.split_names, self.timer.comparison, self.engine.tick_rate
+        )
 
     def split_lines(self, split: SplitResult | None) -> list[str]:
         """Lines for the level complete screen: the split, or a practice level's mark.
@@ -386,10 +407,11 @@ class Speedrun:
         """
         if split is None:
             return ["practice: not a run, no splits or records"]
-        delta = f"  ({split.delta_text} vs PB)" if split.delta_ms is not None else ""
+        delta = self.delta(split) if self.timer is not None else None
+        shown = f"  ({delta.text})" if delta is not None and delta.delta_ms is not None else ""
         status = self.status()
         invalid = "" if status.valid else f"  (invalid run: {self._invalid_reason(status)})"
-        return [f"split {split.time_text}{delta}{self._gold(split)}{invalid}"]
+        return [f"split {split.time_text}{shown}{self._gold(split)}{invalid}"]
 
     def _gold(self, split: SplitResult) -> str:
         """``"  gold!"`` for a gold split of a valid run (an invalid run sets no golds)."""

@@ -303,7 +303,9 @@ class SpeedrunConfig:
     """Speedrun mode and timer."""
 
     enabled: bool = setting(False, "Speedrun mode: forces strict timing and shows the timer.")
-    show_timer: bool = setting(True, "Show the in-game timer (counted in simulation ticks).")
+    show_timer: bool = setting(
+        True, "Show the in-game timer (speedrun mode: the run's; normal play: a level timer)."
+    )
     show_rta: bool = setting(True, "Also show real time (RTA, wall clock).")
     ghost: bool = setting(
         False, "Draw a translucent ghost of the personal best's attempt on each level."

@@ -15,7 +15,8 @@ on Windows, ``~/Library/Application Support/<game>/`` on macOS)::
 
 Precedence, lowest first: defaults, ``config.toml``, ``settings.toml``, ``--set`` on the command
 line. The file may hold any config key (it is checked exactly like ``config.toml``); the options
-screen writes only the keys it changed. Saves are atomic (:func:`~engine.storage.write_atomic`):
+screen writes only the keys whose value differs from the default (a value set back to the
+default is dropped from the file). Saves are atomic (:func:`~engine.storage.write_atomic`):
 a crash leaves the old file or the new one.
 
 A settings file that cannot be used (malformed TOML, an unknown key, a value out of range, not
@@ -237,8 +238,21 @@ class UserSettings:
         return config
 
     def set(self, key: str, value: Any) -> None:
-        """Remember an option (typed as the config holds it); call :meth:`save` to keep it."""
-        self.values[key] = value
+        """Remember an option (typed as the config holds it); call :meth:`save` to keep it.
+
+        A value equal to the default (:attr:`defaults`, or the built-in defaults when that is
+        None) is forgotten instead, so the file holds only what the player changed: cycling
+        the window scale back to x2 leaves no ``scale = 2`` behind.
+        """
+        if value == config_value(self._defaults(), key):
+            self.values.pop(key, None)
+        else:
+            self.values[key] = value
+
+    def _defaults(self) -> Config:
+        if self.defaults is None:
+            self.defaults = load_config(None, [], self.extra_sections)
+        return self.defaults
 
     def forget(self, keys: Iterable[str] | None = None) -> None:
         """Drop options (all of them by default): their ``config.toml`` values come back."""
@@ -262,6 +276,8 @@ class UserSettings:
         """Write the file atomically; False (after one warning) when it cannot be written."""
         if self.path is None or not self.writable:
             return False
+        defaults = self._defaults()  # a file from before this rule may hold default values
+        self.values = {k: v for k, v in self.values.items() if v != config_value(defaults, k)}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, self.to_toml().encode("utf-8"))

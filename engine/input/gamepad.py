@@ -77,6 +77,8 @@ class GamepadInput:
         #: When set, the next control pushed goes here instead of pressing actions (the options
         #: screen rebinding a button); it returns True once it has what it waited for.
         self.capture: Callable[[str], bool] | None = None
+        #: Called whenever a control is pushed (the engine notes the player's device).
+        self.on_use: Callable[[], None] | None = None
         self._held: dict[int, set[str]] = {}
         self._manager: Any = None
 
@@ -180,6 +182,8 @@ class GamepadInput:
         if down == (control in held):
             return
         if down:
+            if self.on_use is not None:
+                self.on_use()
             if self.capture is not None:  # a captured push presses nothing; its release is ignored
                 if self.capture(control):
                     self.capture = None

@@ -87,14 +87,18 @@ class DebugOverlay:
         stats: FrameStats,
         visible: bool = False,
         *,
-        font_size: float = 10,
-        graph_width_px: int = 240,
-        graph_height_px: int = 60,
-        margin_px: int = 8,
+        font_size: float = 8,
+        graph_width_px: int = 160,
+        graph_height_px: int = 40,
+        margin_px: int = 6,
         text_refresh_ms: float = 250.0,
+        full: bool = True,
     ) -> None:
         self.stats = stats
         self._visible = visible
+        #: The full view (every line and the frame-time graph); False: the compact view
+        #: (:meth:`FrameStats.compact_lines`: FPS, vsync, dropped time; no graph).
+        self.full = full
         self.font_size = font_size
         self.graph_width_px = graph_width_px
         self.graph_height_px = graph_height_px
@@ -110,6 +114,7 @@ class DebugOverlay:
         self._wanted_lines: list[str] = []
         self._next_label = 0  # where the search for a changed label starts (round robin)
         self._text_width_px = 0.0
+        self._line_count = 0  # lines of the current view (labels past it are blank)
         self._lines_present_ns: int | None = None  # stats.last_present_ns when lines were made
         self._lines_frames = -1  # stats.frames_recorded when lines were made
         self._text_origin_px: tuple[int, int] | None = None
@@ -139,6 +144,19 @@ class DebugOverlay:
             self._lines_present_ns = None  # show fresh numbers at once
         self._visible = visible
 
+    def cycle(self) -> str:
+        """F3: hidden -> compact -> full -> hidden. Returns ``"hidden"``, ``"compact"`` or ``"full"``."""
+        if not self._visible:
+            self.full = False
+            self.visible = True
+        elif not self.full:
+            self.full = True
+        else:
+            self.visible = False
+        self._lines_present_ns = None  # the view's lines at the next draw, even when paused
+        self._lines_frames = -1
+        return "hidden" if not self._visible else ("full" if self.full else "compact")
+
     def toggle(self) -> bool:
         """Show the overlay if hidden, hide it if shown (bind to F3). Returns the new state."""
         self.visible = not self._visible
@@ -150,7 +168,9 @@ class DebugOverlay:
         return tuple(self._texts)
 
     # -- drawing --------------------------------------------------------------------------------
-    def draw(self, width_px: int, height_px: int, *, from_bottom: bool = False) -> None:
+    def draw(
+        self, width_px: int, height_px: int, *, from_bottom: bool = False, right: bool = False
+    ) -> None:
         """Draw the panel, graph and text in screen space, if visible.
 
         Args:
@@ -158,27 +178,30 @@ class DebugOverlay:
             height_px: Window height (the panel hangs from the top edge).
             from_bottom: Stand the panel on the bottom edge instead (the engine does, so the
                 panel never covers a game's HUD, which sits at the top).
+            right: Put the panel at the right edge instead of the left (the engine does when
+                the player is in the picture's left half, so the panel never covers it).
         """
         if not self._visible:
             return
         self._update_text()
         pad_px = self.padding_px
-        left_px = self.margin_px
+        lines = self._line_count
+        graph_px = self.graph_height_px + pad_px if self.full else 0
+        panel_width_px = (
+            max(self.graph_width_px if self.full else 0, self._text_width_px) + 2 * pad_px
+        )
+        left_px = max(width_px - self.margin_px - panel_width_px, 0) if right else self.margin_px
         top_px = height_px - self.margin_px
         if from_bottom:
-            panel_height_px = (
-                2 * pad_px + len(self._texts) * self.line_height_px + self.graph_height_px + pad_px
-            )
+            panel_height_px = 2 * pad_px + lines * self.line_height_px + graph_px
             top_px = min(top_px, self.margin_px + panel_height_px)
-        self._place_texts(left_px + pad_px, top_px - pad_px)
-        graph_top_px = top_px - 2 * pad_px - len(self._texts) * self.line_height_px
+        self._place_texts(round(left_px + pad_px), top_px - pad_px)
+        graph_top_px = top_px - 2 * pad_px - lines * self.line_height_px
         graph_bottom_px = graph_top_px - self.graph_height_px
         panel = (
             float(left_px),
-            float(
-                min(left_px + max(self.graph_width_px, self._text_width_px) + 2 * pad_px, width_px)
-            ),
-            float(max(graph_bottom_px - pad_px, 0)),
+            float(min(left_px + panel_width_px, width_px)),
+            float(max(graph_top_px - graph_px, 0)),
             float(top_px),
         )
         self._draw_geometry(panel, float(left_px + pad_px), float(graph_bottom_px))
@@ -193,8 +216,10 @@ class DebugOverlay:
         if self._lines_due():
             self._lines_present_ns = stats.last_present_ns
             self._lines_frames = stats.frames_recorded
-            self._wanted_lines = stats.lines()
-            self._add_labels(len(self._wanted_lines))
+            wanted = stats.lines() if self.full else stats.compact_lines()
+            self._line_count = len(wanted)
+            self._add_labels(len(wanted))
+            self._wanted_lines = wanted + [""] * (len(self._texts) - len(wanted))
             if len(self._shown_lines) == len(self._wanted_lines) and not any(self._shown_lines):
                 # First fill: show everything at once rather than one line per frame.
                 for index in range(len(self._texts)):
@@ -251,7 +276,9 @@ class DebugOverlay:
         self._texts[index].text = line
         self._shown_lines[index] = line
         self.text_updates += 1
-        self._text_width_px = float(max(text.content_width for text in self._texts))
+        self._text_width_px = float(
+            max(text.content_width for text in self._texts[: max(self._line_count, 1)])
+        )
 
     def _place_texts(self, x_px: int, top_px: int) -> None:
         """Move the labels when the window height changed (moving re-lays them out)."""
@@ -278,13 +305,22 @@ class DebugOverlay:
             )
         stats = self.stats
         target_ms = stats.target_frame_ms
-        key = (stats.frames_recorded, stats.last_present_ns, target_ms, panel, graph_bottom_px)
+        key = (
+            stats.frames_recorded,
+            stats.last_present_ns,
+            target_ms,
+            panel,
+            graph_bottom_px,
+            self.full,
+        )
         if key != self._geometry_key:
             self._geometry_key = key
             self._fill(panel, graph_left_px, graph_bottom_px, target_ms)
         program = ctx.line_vertex_shader
         with ctx.enabled(ctx.BLEND):
             self._geometry.render(program, mode=ctx.TRIANGLES, first=0, vertices=_PANEL_VERTICES)
+            if not self.full:
+                return  # the compact view has no graph
             self._geometry.render(
                 program,
                 mode=ctx.LINES,

@@ -40,12 +40,15 @@ previous tick's state (0) and the newest one (1) the picture was drawn.
 (``auto`` resolves to ``locked``, ``interpolated`` or ``strict``; see
 :mod:`engine.timing.pacer`), with the locked cadence if there is one.
 
-**vsync** is the detector's verdict (``detecting…`` until it has seen enough presents) and its
-refresh estimate (a "60 Hz" monitor often runs at 59.940 Hz).
+**vsync** is the detector's verdict (``detecting`` until it has seen enough presents, the same
+word the speedrun HUD uses: :func:`vsync_name`) and its refresh estimate (a "60 Hz" monitor
+often runs at 59.940 Hz).
 
-**dropped** is the total game time the hitch guard threw away (long stalls, level loads) instead
-of simulating it as a burst of catch-up ticks; **bend** is how far the locked cadence ran the
-game ahead of (+) or behind (-) real time.
+**dropped** is the game time the hitch guard threw away (long stalls) instead of simulating it
+as a burst of catch-up ticks, since :meth:`FrameStats.mark_dropped` (a speedrun marks it when a
+run starts, so F3 and the speedrun HUD show the same figure, written by :func:`dropped_text`,
+rounded *up* to the millisecond); a level load's resync is not dropped play and does not count.
+**bend** is how far the locked cadence ran the game ahead of (+) or behind (-) real time.
 
 This module is pure: numpy only, no arcade, so it is tested without a display.
 """
@@ -58,12 +61,27 @@ import numpy as np
 
 from engine.timing.clock import NS_PER_MS, NS_PER_S
 
+
+def vsync_name(verdict: bool | None) -> str:
+    """The vsync verdict as the player reads it everywhere: ``on``, ``off`` or ``detecting``."""
+    if verdict is None:
+        return "detecting"
+    return "on" if verdict else "off"
+
+
+def dropped_text(dropped_ns: int) -> str:
+    """Dropped time as ``"0.017 s"``, rounded *up* to the millisecond (any drop shows)."""
+    dropped_ms = -(-dropped_ns // NS_PER_MS)
+    seconds, millis = divmod(dropped_ms, 1000)
+    return f"{seconds}.{millis:03d} s"
+
+
 if TYPE_CHECKING:
     from engine.config import DebugConfig
     from engine.timing.game_loop import FrameReport
     from engine.timing.pacer import FramePacer
 
-__all__ = ["DEFAULT_WINDOW_FRAMES", "FrameStats"]
+__all__ = ["DEFAULT_WINDOW_FRAMES", "FrameStats", "dropped_text", "vsync_name"]
 
 DEFAULT_WINDOW_FRAMES = 240
 """Frames kept when no config is given (``[debug] frame_graph_frames``)."""
@@ -108,6 +126,7 @@ class FrameStats:
             raise ValueError(f"target_hz must be > 0, got {target_hz}")
         self.window_frames = window_frames
         self.pacer = pacer
+        self._dropped_mark = 0
         self.target_hz = target_hz
         # Ring buffers: slot ``_head`` is written next; the first ``_count`` slots are valid.
         self._interval_ns = np.zeros(window_frames, dtype=np.int64)
@@ -193,6 +212,8 @@ class FrameStats:
         self.vsync = None
         self.refresh_hz = None
         self.dropped_total_ns = 0
+        if self.pacer is None:
+            self._dropped_mark = 0
         self.last_present_ns = None
 
     # -- statistics over the window ---------------------------------------------------------------
@@ -261,10 +282,21 @@ class FrameStats:
 
     # -- text -----------------------------------------------------------------------------------
     def vsync_text(self) -> str:
-        """``"on"``, ``"off"`` or ``"detecting…"`` for the latest verdict."""
-        if self.vsync is None:
-            return "detecting…"
-        return "on" if self.vsync else "off"
+        """``"on"``, ``"off"`` or ``"detecting"`` for the latest verdict (:func:`vsync_name`)."""
+        return vsync_name(self.vsync)
+
+    def mark_dropped(self) -> None:
+        """Count dropped time from now on (:attr:`dropped_ns` starts again at 0)."""
+        self._dropped_mark = self._dropped_counter()
+
+    @property
+    def dropped_ns(self) -> int:
+        """Time the hitch guard dropped since :meth:`mark_dropped` (or since the start)."""
+        return self._dropped_counter() - self._dropped_mark
+
+    def _dropped_counter(self) -> int:
+        pacer = self.pacer
+        return pacer.hitch_dropped_ns if pacer is not None else self.dropped_total_ns
 
     def timing_text(self) -> str:
         """The policy line: requested mode ``->`` resolved mode, and the locked cadence if any."""
@@ -282,6 +314,12 @@ class FrameStats:
                 ticks = cadence.ticks_per_vblank
                 text += f" ({ticks} tick{'s' if ticks > 1 else ''}/vblank)"
         return text
+
+    def compact_lines(self) -> list[str]:
+        """The overlay's compact view: frame rate, vsync and dropped time (three short lines)."""
+        lines = self.lines()
+        fps = f"FPS {self.fps():.0f}  {self.mean_ms():.1f} ms" if self._count else "FPS --"
+        return [fps, lines[4], lines[5].split("  bend")[0]]
 
     def lines(self) -> list[str]:
         """The overlay's text, one string per line (see the module docstring for the meaning)."""
@@ -302,7 +340,7 @@ class FrameStats:
         vsync_line = f"vsync {self.vsync_text()}"
         if self.refresh_hz is not None:
             vsync_line += f", {self.refresh_hz:.3f} Hz"
-        dropped_line = f"dropped {self.dropped_total_ns / NS_PER_S:.3f} s"
+        dropped_line = f"dropped {dropped_text(self.dropped_ns)}"
         if self.pacer is not None:
             dropped_line += f"  bend {self.pacer.bend_ns / NS_PER_S:+.3f} s"
         cpu = self.cpu_ms()

@@ -43,6 +43,7 @@ from engine.input.keys import KeyBindings, bindings_from_input_config
 from engine.input.snapshot import ActionMap, InputSampler, InputSnapshot
 from engine.rendering.debug_overlay import DebugOverlay
 from engine.rendering.frame_stats import FrameStats
+from engine.rendering.transition import FADE_MS, Fade
 from engine.runtime.scene import Scene
 from engine.runtime.video import Video
 from engine.runtime.virtual_display import VirtualDisplay
@@ -169,6 +170,10 @@ class Engine:
         self.sampler = InputSampler(self.actions)
         #: Gamepads feed the same sampler as the keyboard (none are read when headless).
         self.gamepads = GamepadInput(config.gamepad, self.sampler)
+        #: The device the player last pressed something on: ``"keyboard"`` or ``"gamepad"``
+        #: (hints name its keys or buttons: :mod:`engine.input.hints`).
+        self.input_device = "keyboard"
+        self.gamepads.on_use = self._gamepad_used
         if not headless:
             self.gamepads.attach()
         self.stats = FrameStats.from_config(
@@ -195,6 +200,8 @@ class Engine:
         self._captured: set[int] = set()
         self._closed = False
         self._last_render_ns: int | None = None
+        self._fade: Fade | None = None
+        self._fade_camera: arcade.Camera2D | None = None
         window.push_handlers(
             on_key_press=self._on_key_press,
             on_key_release=self._on_key_release,
@@ -208,6 +215,11 @@ class Engine:
         scene.engine = self
         self.scene = scene
         self.window.show_view(scene)
+
+    def fade_in(self, duration_ms: int = FADE_MS) -> None:
+        """Fade the picture in from black over ``duration_ms``, from the next frame drawn
+        (a screen change: :mod:`engine.rendering.transition`). Drawing only; no state changes."""
+        self._fade = Fade(duration_ms * 1_000_000)
 
     def resync(self) -> None:
         """Drop the time until the next frame: call after loading a level, so it is not simulated."""
@@ -368,10 +380,28 @@ class Engine:
         self.video.begin(scene.background_color if scene is not None else (0, 0, 0, 255))
         if scene is not None:
             scene.on_render(alpha, dt_s)
+        if self._fade is not None:
+            self._draw_fade(now_ns)
         self.video.present()
         if self.overlay.visible:  # at the window's own resolution, at the bottom: never on the HUD
             window.default_camera.use()
-            self.overlay.draw(window.width, window.height, from_bottom=True)
+            focus = getattr(scene, "focus_x_fraction", None)  # where the player is, 0..1
+            right = focus is not None and focus < 0.5  # the bottom corner away from the player
+            self.overlay.draw(window.width, window.height, from_bottom=True, right=right)
+
+    def _draw_fade(self, now_ns: int) -> None:
+        """The transition's black veil over the picture (one rectangle)."""
+        assert self._fade is not None
+        opacity = self._fade.alpha_at(now_ns)
+        if self._fade.done(now_ns):
+            self._fade = None
+        if opacity <= 0:
+            return
+        if self._fade_camera is None:
+            self._fade_camera = self.video.camera()
+        self._fade_camera.use()
+        width, height = self.video.size_px
+        arcade.draw_lrbt_rectangle_filled(0, width, 0, height, (0, 0, 0, opacity))
 
     def _probe(self) -> None:
         self.window.clear()
@@ -379,7 +409,11 @@ class Engine:
         present()
 
     # -- window events ---------------------------------------------------------------------------
+    def _gamepad_used(self) -> None:
+        self.input_device = "gamepad"
+
     def _on_key_press(self, symbol: int, modifiers: int) -> Any:
+        self.input_device = "keyboard"
         if self._capture_key is not None:
             if self._capture_key(symbol):
                 self._capture_key = None
@@ -392,7 +426,7 @@ class Engine:
             return True  # not also a menu choice
         for action in self.bindings.actions_for(symbol):
             if action == DEBUG_OVERLAY_ACTION:
-                self.overlay.toggle()
+                self.overlay.cycle()  # hidden -> compact -> full -> hidden
             elif action in self.actions:
                 self.sampler.press(action)
         return None

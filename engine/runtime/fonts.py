@@ -9,17 +9,19 @@ can load its own and use that name instead.
 
 from __future__ import annotations
 
-__all__ = ["TITLE_FONT", "UI_FONT", "load_fonts"]
+__all__ = ["FONT_FILES", "TITLE_FONT", "UI_FONT", "load_fonts"]
 
 UI_FONT = "Kenney Mini Square"
 """Menus, HUD and hints: upper case, square, readable at 9 to 12 points."""
 TITLE_FONT = "Kenney Blocks"
 """Big titles."""
 
-_FILES = (
-    ":system:fonts/ttf/Kenney/Kenney_Mini_Square.ttf",
-    ":system:fonts/ttf/Kenney/Kenney_Blocks.ttf",
-)
+FONT_FILES = {
+    UI_FONT: ":system:fonts/ttf/Kenney/Kenney_Mini_Square.ttf",
+    TITLE_FONT: ":system:fonts/ttf/Kenney/Kenney_Blocks.ttf",
+}
+"""Each font's file (the outlined HUD text renders its glyphs from them:
+:mod:`engine.rendering.hud_text`)."""
 _loaded = False
 
 
@@ -30,6 +32,6 @@ def load_fonts() -> None:
         return
     import arcade
 
-    for path in _FILES:
+    for path in FONT_FILES.values():
         arcade.load_font(path)
     _loaded = True

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import arcade
 
 from engine.input.snapshot import InputSnapshot
-from engine.runtime.fonts import TITLE_FONT, UI_FONT, load_fonts
+from engine.rendering.hud_text import HudLine, Label, OutlinedText, line_text_color
+from engine.runtime.fonts import TITLE_FONT, load_fonts
 from engine.runtime.scene import Scene
 
 __all__ = ["Menu", "MenuItem", "MenuPanel", "MenuScene"]
@@ -35,9 +35,12 @@ ITEM_FONT_SIZE = 12
 LINE_SPACING = 1.6
 SELECTED_COLOR = arcade.color.YELLOW
 ITEM_COLOR = arcade.color.WHITE
-TEXT_COLOR = arcade.color.LIGHT_GRAY
-DIM_COLOR = (0, 0, 0, 160)
+TEXT_COLOR = (225, 225, 225, 255)
+DIM_COLOR = (8, 10, 28, 190)
+"""Over a level playing behind a menu (attract mode): dark enough for any text to read."""
 SHADOW_COLOR = (0, 0, 0, 170)
+LOGO_COLOR = (255, 214, 64, 255)
+"""The game's name on the title screen: gold."""
 
 
 @dataclass(slots=True)
@@ -139,39 +142,45 @@ class Menu:
 class MenuPanel:
     """Draws a title, some lines of text and a menu, centred in the picture.
 
+    Every text is outlined pixel text (:mod:`engine.rendering.hud_text`), so it reads over a
+    level playing behind it. With ``logo`` the title is drawn as the game's logo: the title
+    font in :data:`LOGO_COLOR`, outlined, over a drop shadow.
+
     Build it once and call :meth:`draw` every frame; the text objects are made on the first
     draw and rebuilt only when the lines change.
     """
 
     title: str
-    lines: Sequence[str] = ()
+    lines: Sequence[HudLine] = ()
     menu: Menu | None = None
     dim_background: bool = False
     title_size: int = 22
     title_color: tuple[int, int, int, int] = (255, 255, 255, 255)
-    _texts: list[arcade.Text] = field(default_factory=list, repr=False)
+    logo: bool = False
+    _text: OutlinedText | None = field(default=None, repr=False)
+    _shadow: OutlinedText | None = field(default=None, repr=False)
+    _items: list[Label] = field(default_factory=list, repr=False)
     _built_for: tuple[object, ...] | None = field(default=None, repr=False)
+    bottom_px: float = field(default=0.0, repr=False)
+    """Where the last item's baseline is (for a screen that draws more under the menu)."""
 
     def draw(self, width_px: int, height_px: int) -> None:
         """Draw in picture space (the caller has made a screen camera current)."""
         if self.dim_background:
             arcade.draw_lrbt_rectangle_filled(0, width_px, 0, height_px, DIM_COLOR)
-        key = (width_px, height_px, self.title, tuple(self.lines), self._item_texts())
+        key = (width_px, height_px, self.title, tuple(self.lines), self._item_texts(), self.logo)
         if key != self._built_for:
             self._build(width_px, height_px)
             self._built_for = key
         if self.menu is not None:
-            first_item = len(self._texts) - len(self.menu.items)
-            for i, text in enumerate(self._texts[first_item:]):  # relaid out only on a change
+            for i, label in enumerate(self._items):  # relaid out only on a change
                 selected = i == self.menu.selected
-                label = ("> " if selected else "") + self.menu.items[i].text
-                if text.text != label:
-                    text.text = label
-                color = SELECTED_COLOR if selected else ITEM_COLOR
-                if tuple(text.color) != tuple(color):
-                    text.color = color
-        for text in self._texts:
-            text.draw()
+                label.text = ("> " if selected else "") + self.menu.items[i].text
+                label.color = tuple(SELECTED_COLOR if selected else ITEM_COLOR)  # type: ignore[assignment]
+        if self._shadow is not None:
+            self._shadow.draw()
+        assert self._text is not None
+        self._text.draw()
 
     def _item_texts(self) -> tuple[str, ...]:
         return tuple(item.text for item in self.menu.items) if self.menu is not None else ()
@@ -179,31 +188,41 @@ class MenuPanel:
     def _build(self, width_px: int, height_px: int) -> None:
         load_fonts()
         centre_x = width_px / 2
-
-        def text(label: str, dx: float, y: float, color: Any, size: int, font: str) -> arcade.Text:
-            return arcade.Text(
-                label, centre_x + dx, y, color, size, anchor_x="center", font_name=font
-            )
-
+        text = self._text = OutlinedText()
         rows = len(self.lines) + (len(self.menu.items) if self.menu is not None else 0)
         title_size = self.title_size
         y = min(
             height_px * 0.8,
             height_px / 2 + (rows * ITEM_FONT_SIZE + title_size) * LINE_SPACING / 2,
         )
-        texts = [  # the title's shadow, then the title
-            text(self.title, 2, y - 2, SHADOW_COLOR, title_size, TITLE_FONT),
-            text(self.title, 0, y, self.title_color, title_size, TITLE_FONT),
-        ]
+        self._shadow = OutlinedText(SHADOW_COLOR)  # the title's drop shadow
+        shadow_px = max(2, round(title_size / 12))
+        self._shadow.add(
+            self.title,
+            centre_x + shadow_px,
+            y - shadow_px,
+            SHADOW_COLOR,
+            title_size,
+            font_name=TITLE_FONT,
+            anchor_x="center",
+        )
+        color = LOGO_COLOR if self.logo else self.title_color
+        text.add(
+            self.title, centre_x, y, color, title_size, font_name=TITLE_FONT, anchor_x="center"
+        )
         y -= title_size * LINE_SPACING
         for line in self.lines:
-            texts.append(text(line, 0, y, TEXT_COLOR, TEXT_FONT_SIZE, UI_FONT))
+            label, line_color = line_text_color(line, TEXT_COLOR)
+            text.add(label, centre_x, y, line_color, TEXT_FONT_SIZE, anchor_x="center")
             y -= TEXT_FONT_SIZE * LINE_SPACING
         y -= ITEM_FONT_SIZE * 0.5
+        self._items = []
         for label in self._item_texts():
-            texts.append(text(label, 0, y, ITEM_COLOR, ITEM_FONT_SIZE, UI_FONT))
+            self._items.append(
+                text.add(label, centre_x, y, ITEM_COLOR, ITEM_FONT_SIZE, anchor_x="center")
+            )
             y -= ITEM_FONT_SIZE * LINE_SPACING
-        self._texts = texts
+        self.bottom_px = y + ITEM_FONT_SIZE * LINE_SPACING
 
 
 class MenuScene(Scene):
@@ -218,20 +237,24 @@ class MenuScene(Scene):
         background_color: The screen's colour.
         backdrop: A scene that ticks (with no input) and draws behind the menu, dimmed: a
             level playing a replay behind a title screen.
+        lines_for: Computes ``lines`` afresh before each frame (hints that follow the
+            bindings and the device in use); the panel lays them out again only on a change.
     """
 
     def __init__(
         self,
         title: str,
-        lines: Sequence[str],
+        lines: Sequence[HudLine],
         menu: Menu,
         on_choose: Callable[[str], None],
         *,
         on_back: Callable[[], None] | None = None,
         background_color: arcade.types.RGBOrA255 = arcade.color.DARK_MIDNIGHT_BLUE,
         backdrop: Scene | None = None,
+        lines_for: Callable[[], Sequence[HudLine]] | None = None,
     ) -> None:
         super().__init__(background_color=background_color)
+        self.lines_for = lines_for
         self.panel = MenuPanel(title, lines, menu, dim_background=backdrop is not None)
         self.backdrop = backdrop
         self.menu = menu
@@ -266,4 +289,6 @@ class MenuScene(Scene):
             self._camera = self.engine.video.camera()
         self._camera.use()
         width, height = self.engine.video.size_px
+        if self.lines_for is not None:
+            self.panel.lines = tuple(self.lines_for())
         self.panel.draw(width, height)

@@ -17,7 +17,8 @@ Window scale            ``[video] scale``: the window is the picture times this
 Scaling                 ``[video] scale_mode``: integer, fit or stretch
 Vsync                   ``[video] vsync``
 Screen shake            ``[video] screen_shake`` (off for players it bothers)
-Timer                   ``[speedrun] show_timer`` and ``show_rta``
+Timer                   ``[speedrun] show_timer`` and ``show_rta``: the speedrun timer, or in
+                        normal play the level timer (:mod:`engine.app.level_timer`)
 Controls                :class:`ControlsScene`: rebind keys and gamepad buttons
 Reset to defaults       back to ``config.toml``'s values (the settings file forgets them)
 ======================  ==========================================================

@@ -72,9 +72,13 @@ class Scene(arcade.View):
 
     Attributes:
         engine: The engine running this scene (set by ``Engine.show``).
+        focus_x_fraction: Where the player is across the picture (0 left, 1 right), set by a
+            scene that follows one as it draws; the F3 overlay stands in the bottom corner
+            away from it, so it never covers the player. None: no player (a menu).
     """
 
     engine: SceneHost
+    focus_x_fraction: float | None = None
 
     def on_tick(self, tick: int, snapshot: InputSnapshot) -> None:
         """Advance the game by one fixed tick. The only place game state changes."""

@@ -135,7 +135,7 @@ def test_the_scene_plays_a_level_and_draws_without_changing_state(make_engine: A
     assert scene.completed and completed == [True]
     assert scene.state_hash() == replay.hashes[-1]  # drawing every frame changed nothing
     assert scene._hud_text is not None
-    assert f"coins {scene.coins_collected} / {len(scene.level.coins)}" in scene._hud_text.text
+    assert f"coins {scene.coins_collected} / {len(scene.level.coins)}" in scene._hud_text.texts
     # rendering never changes the simulation
     before = scene.state_hash()
     for alpha in (0.0, 0.5, 1.0):

@@ -274,3 +274,51 @@ def test_a_jump_mashed_through_the_exit_does_not_skip_the_complete_screen(
         frames(session)
     tap(session, "jump")  # pressed on the tick right after the completing one
     assert menu_title(session) == "Level complete!"
+
+
+def test_a_completed_level_is_recorded_and_level_select_shows_it(
+    session: GameSession, tmp_path: Path
+) -> None:
+    from engine.app.level_records import LevelRecords
+    from engine.app.level_select import LevelSelectScene
+    from engine.runtime.menu import LOGO_COLOR
+
+    session.level_records = LevelRecords(tmp_path / "level_records.json")
+    tap(session, "jump")  # Play
+    frames(session, 4)
+    reach_exit(session)
+    ticks = session.attempts[-1].ticks
+    tap(session, "down")
+    tap(session, "down")
+    tap(session, "jump")  # Title screen
+    tap(session, "down")
+    tap(session, "jump")  # Select level
+    scene = session.engine.scene
+    assert isinstance(scene, LevelSelectScene)
+    first = scene.entries[0]
+    assert first.best_ticks == ticks and first.medal == "gold"  # teleported: far under par
+    assert scene.entries[1].best_ticks is None and scene.entries[1].medal is None
+    frames(session, 2)  # draws the card: name, best, par, coins, medal
+    assert scene._text is not None
+    texts = scene._text.texts
+    assert f"best {format_time_ms(session.engine.tick_rate.tick_time_ms(ticks))}" in texts
+    assert "medal gold" in texts and "par 0:12.000" in texts
+    again = LevelRecords(tmp_path / "level_records.json")  # saved, and read back
+    assert next(iter(again.records.values())).best_ticks == ticks
+    tap(session, "jump")  # play level 1 again, faster: the complete screen says so
+    reach_exit(session)
+    assert session.attempts[-1].ticks < ticks
+    assert ("new best time!", LOGO_COLOR) in session.engine.scene.panel.lines
+
+
+def test_the_timer_option_shows_a_level_timer_in_normal_play(session: GameSession) -> None:
+    from engine.config.settings import config_with
+
+    tap(session, "jump")  # Play (no speedrun mode)
+    frames(session, 10)
+    lines = session.hud_lines()
+    assert lines and str(lines[0][0] if isinstance(lines[0], tuple) else lines[0]).startswith(
+        f"TIME {session.igt_text()}"
+    )
+    session.engine.apply_config(config_with(session.engine.config, "speedrun.show_timer", False))
+    assert session.hud_lines() == []

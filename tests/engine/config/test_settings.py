@@ -257,3 +257,35 @@ def test_a_damaged_settings_file_does_not_stop_the_game(
     assert err.count("\n") == 1
     assert err.startswith(f"warning: settings in {settings_path} ignored (video.scale = 99: ")
     assert (tmp_path / "settings.toml.damaged").exists()
+
+
+@pytest.mark.parametrize(
+    ("key", "other"),
+    [
+        ("video.scale", 3),
+        ("video.scale_mode", "fit"),
+        ("audio.music_volume", 0.3),
+        ("input.jump", ("X",)),
+        ("player.speed_px_s", 250.0),
+    ],
+)
+def test_a_value_set_back_to_its_default_leaves_the_file(
+    tmp_path: Path, key: str, other: object
+) -> None:
+    path = tmp_path / "settings.toml"
+    settings = UserSettings(path, extra_sections=EXTRA)
+    default = config_value(load_config(None, [], EXTRA), key)
+    settings.set(key, other)
+    assert settings.save() and key.rsplit(".", 1)[1] in path.read_text(encoding="utf-8")
+    settings.set(key, default)  # cycled back to the default
+    assert settings.save()
+    assert key not in settings.values
+    assert path.read_text(encoding="utf-8") == HEADER  # nothing the player changed is left
+
+
+def test_default_values_in_an_old_file_are_dropped_on_the_next_save(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text('[video]\nscale = 2\nscale_mode = "integer"\nvsync = false\n', "utf-8")
+    settings, _ = load(path)
+    assert settings.save()
+    assert settings.values == {"video.vsync": False}

@@ -177,3 +177,42 @@ def test_text_refreshes_at_most_every_text_refresh_ms(gl_window: Any) -> None:
     for _ in range(len(shown)):
         render(gl_window, overlay, TOP_LEFT_PX)
     assert [text.text for text in overlay.texts] == stats.lines()
+
+
+def test_f3_cycles_hidden_compact_full_and_the_compact_view_is_short(gl_window: Any) -> None:
+    stats = FrameStats(60)
+    feed(stats, 30)
+    overlay = DebugOverlay(stats, text_refresh_ms=0)
+    assert overlay.cycle() == "compact"
+    render(gl_window, overlay, TOP_LEFT_PX)
+    shown = [text.text for text in overlay.texts if text.text]
+    assert shown == stats.compact_lines() and len(shown) == 3
+    assert (
+        shown[0].startswith("FPS")
+        and shown[1].startswith("vsync")
+        and shown[2].startswith("dropped")
+    )
+    assert overlay.cycle() == "full"
+    for _ in stats.lines():  # one label laid out per draw
+        render(gl_window, overlay, TOP_LEFT_PX)
+    assert [text.text for text in overlay.texts] == stats.lines()
+    assert overlay.cycle() == "hidden" and not overlay.visible
+
+
+def test_the_panel_stands_in_the_corner_it_is_given_and_stays_small(gl_window: Any) -> None:
+    stats = FrameStats(60)
+    feed(stats, 30)
+    overlay = DebugOverlay(stats, visible=True, text_refresh_ms=0)
+    whole = (0, 0, gl_window.width, gl_window.height)
+    for right in (False, True):
+        render(gl_window, overlay, whole)  # fill the labels first
+        gl_window.clear(color=CLEAR_COLOR)
+        gl_window.default_camera.use()
+        overlay.draw(gl_window.width, gl_window.height, from_bottom=True, right=right)
+        image = np.asarray(arcade.get_image(*whole).convert("RGB"), dtype=np.int16)
+        drawn = np.any(image != CLEAR_COLOR[:3], axis=2)
+        columns = np.nonzero(drawn.any(axis=0))[0]
+        if right:
+            assert columns.max() >= gl_window.width - 1 - overlay.margin_px - 1
+        else:
+            assert columns.min() <= overlay.margin_px + 1

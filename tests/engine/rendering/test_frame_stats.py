@@ -133,7 +133,7 @@ def test_a_stall_shows_in_max_and_dropped_total_but_not_in_the_mean_much() -> No
     assert stats.multi_update_frames() == 1
     lines = "\n".join(stats.lines())
     assert "max 400.00" in lines
-    assert "dropped 0.233 s" in lines
+    assert "dropped 0.234 s" in lines  # rounded up: any dropped time shows
     assert "2+: 1 in last 240" in lines
 
 
@@ -245,8 +245,8 @@ def test_lines_show_the_expected_values() -> None:
 def test_vsync_text() -> None:
     stats = FrameStats(240)
     feed_grid(stats, 1, vsync=None, refresh_hz=None)
-    assert stats.vsync_text() == "detecting…"
-    assert "vsync detecting…" in stats.lines()
+    assert stats.vsync_text() == "detecting"
+    assert "vsync detecting" in stats.lines()
     feed_grid(stats, 1, start=1, vsync=False, refresh_hz=None)
     assert stats.vsync_text() == "off"
     assert "vsync off" in stats.lines()
