@@ -453,8 +453,9 @@ def play_session(
     if speedrun is not None and speedrun.last_run_file is not None:
         print(f"run file: {speedrun.last_run_file}", file=sys.stderr)
     ticks = session.run_ticks
+    in_play = session.current is not None or session.in_run  # else quit from the menus
     summary = {
-        "level": session.level_names[session.level_index],
+        "level": session.level_names[session.level_index] if in_play else None,
         "completed": session.run_completed,
         "ticks": ticks,
         "igt": format_igt(engine.tick_rate, ticks),
@@ -463,6 +464,8 @@ def play_session(
         summary["stopped_by"] = stop.name
     if args.json:
         print(json.dumps(summary))
+    elif not in_play:
+        pass  # quit from the title or a menu: no level to sum up (nothing stale)
     else:
         result = "run complete" if session.run_completed else "not complete"
         stopped = f", stopped by {stop.name}" if stop.requested else ""
