@@ -130,6 +130,9 @@ class SimResult:
     held_vblanks: int
     latency_mean_ms: float
     latency_p99_ms: float
+    vblank_error_rms_ms: float
+    vblank_error_max_ms: float
+    repeated_vblanks: int
     verdict_changes: list[tuple[int, bool | None]]
     mode_frames: dict[str, int]
     digits: str = field(repr=False)
@@ -291,6 +294,14 @@ def _measure(
         jud = jud - jud.mean()
     latency = _latency_ns(frame_ns, shown_at, updates)
     held = _held_vblanks(display, frame_ids, indices, work_done)
+    image_ok = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))
+    vblank_err, repeated = _vblank_error_ns(
+        display,
+        shown_at - start_ns,
+        indices,
+        shown_game + np.cumsum(frame_dropped),
+        image_ok,
+    )
 
     # the seed's digits: one per vsync, 0 for a vsync with no new image
     digits: list[str] = []
@@ -353,6 +364,9 @@ def _measure(
         held_vblanks=held,
         latency_mean_ms=float(latency.mean()) / NS_PER_MS if latency.size else 0.0,
         latency_p99_ms=float(np.percentile(latency, 99)) / NS_PER_MS if latency.size else 0.0,
+        vblank_error_rms_ms=_rms(vblank_err) / NS_PER_MS,
+        vblank_error_max_ms=_max_abs(vblank_err) / NS_PER_MS,
+        repeated_vblanks=repeated,
         verdict_changes=verdict_changes,
         mode_frames=mode_frames,
         digits="".join(digits),
@@ -373,6 +387,59 @@ def _latency_ns(frame_ns: np.ndarray, shown_at: np.ndarray, updates: np.ndarray)
     has = first < ticking.size
     latency: np.ndarray = (shown_at[ticking[first[has]]] - frame_ns[has]).astype(np.float64)
     return latency
+
+
+def _vblank_error_ns(
+    display: SimDisplay,
+    shown_rel: np.ndarray,
+    indices: list[int | None],
+    game_on_screen: np.ndarray,
+    image_ok: np.ndarray,
+) -> tuple[np.ndarray, int]:
+    """The error of what is on screen at every refresh, and how many refreshes repeated an image.
+
+    With vsync, each image stays on screen from its vblank until the next image's vblank, so it is
+    sampled at *every* vblank in between: a repeated image counts with the lag it has there (one
+    more period at each repeat). Without vsync (or on a variable-refresh panel) an image is on
+    screen from its present, sampled once. The error of a sample is the game time on screen (with
+    the dropped time added back) minus the sample's real time, less the straight line fitted
+    through all of them: a constant lag (interpolation shows one tick late) or a constant rate
+    difference (``locked``'s bend) is not what the eye sees as judder; a repeated image or a jump
+    is. Samples of images left out of the motion error (``image_ok`` false: hitches, dropped time,
+    start-up), and repeats while the next image was such a hitch, are left out here too.
+
+    Returns:
+        The residuals in ns, and the number of vblanks (counted ones) that repeated an image.
+    """
+    count = len(indices)
+    if count < 2:
+        return np.zeros(0), 0
+    k = np.array([-1 if i is None else i for i in indices], dtype=np.int64)
+    # how many refreshes each image stays on screen: vblanks to the next image's, else one
+    repeats = np.ones(count, dtype=np.int64)
+    both = (k[:-1] >= 0) & (k[1:] >= 0)
+    repeats[:-1][both] = np.maximum(1, k[1:][both] - k[:-1][both])
+    image = np.repeat(np.arange(count), repeats)
+    j = np.arange(image.size) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+    times = shown_rel[image].astype(np.float64)
+    on_grid = k[image] >= 0
+    if on_grid.any():  # exact vblank times, as SimDisplay places them
+        num, den = display.refresh_hz.numerator, display.refresh_hz.denominator
+        first = int(k[image][on_grid][0])
+        vblank = (k[image][on_grid] + j[on_grid] - first) * NS_PER_S * den // num
+        times[on_grid] = shown_rel[image][on_grid][0] + vblank.astype(np.float64)
+    ok = image_ok[image]
+    next_ok = np.append(image_ok[1:], True)
+    ok &= (j == 0) | next_ok[image]
+    repeated = int(np.count_nonzero(ok & (j > 0)))
+    times = times[ok]
+    lag = game_on_screen[image][ok] - times
+    if lag.size < 3:
+        return np.zeros(0), repeated
+    times = times - times.mean()
+    slope = float(times @ (lag - lag.mean())) / float(times @ times or 1.0)
+    residual: np.ndarray = lag - lag.mean() - slope * times
+    return residual, repeated
 
 
 def _held_vblanks(

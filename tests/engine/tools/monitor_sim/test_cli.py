@@ -33,6 +33,9 @@ JSON_KEYS = {
     "held_vblanks",
     "latency_mean_ms",
     "latency_p99_ms",
+    "vblank_error_rms_ms",
+    "vblank_error_max_ms",
+    "repeated_vblanks",
 }
 
 
