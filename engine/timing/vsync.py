@@ -93,6 +93,14 @@ class VsyncSettings:
             standard errors from it (see ``_VblankGrid._check_prior``).
         refresh_precision_hz: The measured period replaces the nominal one once it pins the
             refresh rate this closely (three standard errors).
+        establish_sigmas: A grid starts on the nominal period only when the presents' own
+            least-squares period is within this many standard errors of it. Stricter than
+            ``prior_sigmas``: a grid on a wrong period re-places the presents that drift off it
+            on the wrong vblanks, which hides the evidence against it; starting on the measured
+            period costs nothing (the nominal rate still vouches for the noise allowance).
+        prior_vouch_fraction: A grid whose period is within this fraction of the nominal one is
+            a real display near its reported rate (OSes round, panels run a little off): its
+            presents that blocked get the wake-up noise allowance, as on the nominal period.
     """
 
     vote_window_frames: int = 30
@@ -109,6 +117,8 @@ class VsyncSettings:
     grid_reset_misses: int = 8
     prior_sigmas: float = 5.0
     refresh_precision_hz: float = 0.05
+    prior_vouch_fraction: float = 0.035
+    establish_sigmas: float = 3.0
 
 
 class PresentEstimate(NamedTuple):
@@ -171,6 +181,7 @@ class _VblankGrid:
         "_phase_ns",
         "_points",
         "_recent",
+        "_shadow",
         "_since_check",
         "_sorted",
         "_sorted_clean",
@@ -196,6 +207,10 @@ class _VblankGrid:
         self._clean_points: deque[tuple[int, int]] = deque()  # (n, t - base * n)
         self._c = [0, 0, 0, 0, 0, 0]  # count, sum n, sum u, sum n*n, sum n*u, sum u*u
         self._since_check = 0
+        # (time, count, grid index) of the latest blocked present on the grid, its count of
+        # vblanks taken from interval to interval (not from its place on the grid): the clean
+        # fit's index while the nominal period holds (see add)
+        self._shadow: tuple[int, int, int] | None = None
         self._base_ns = 0.0  # the period at the grid's start: the clean sums are relative to it
         self._uncertainty_ns = float(settings.noise_allowance_ns)
         self._tolerances = (0.0, 0.0)  # (strict, noisy) for the current period
@@ -233,6 +248,7 @@ class _VblankGrid:
         self._uncertainty_ns = float(self.settings.noise_allowance_ns)
         self.period_ns = None
         self._fixed = False
+        self._shadow = None
         self._misses.clear()
         self._miss_count = 0
 
@@ -245,7 +261,11 @@ class _VblankGrid:
         """
         strict = period * self.settings.grid_tolerance
         prior = self.prior_ns
-        if not noisy or prior is None or abs(period - prior) > 0.005 * prior:
+        if (
+            not noisy
+            or prior is None
+            or abs(period - prior) > self.settings.prior_vouch_fraction * prior
+        ):
             return strict
         return min(period / 2, max(strict, self.settings.noise_allowance_ns))
 
@@ -403,22 +423,19 @@ class _VblankGrid:
           the confirmed nominal period, which is steadier than a slope refitted every frame.
         """
         assert self.prior_ns is not None
-        count, sn, st, snn, snt, stt = self._c
-        sxx = count * snn - sn * sn
-        if sxx <= 0:
+        fit = _slope_and_sigma(self._c, self._base_ns, self.prior_ns)
+        if fit is None:
             return
-        sxy = count * snt - sn * st
-        syy = count * stt - st * st
-        slope = self._base_ns + sxy / sxx
-        # residual sum of squares, exactly: (syy * sxx - sxy**2) / (sxx * count)
-        sse = (syy * sxx - sxy * sxy) / (sxx * count)
-        sigma = math.sqrt(max(sse, 0.0) / (count - 2) * count / sxx)
-        # never demand more precision than a part in a million (timestamps are whole ns)
-        sigma = max(sigma, self.prior_ns * 1e-6)
+        slope, sigma = fit
         if abs(slope - self.prior_ns) > self.settings.prior_sigmas * sigma:
-            self._fixed = False
             self.prior_refuted = True
+            self._fixed = False
             self.measured_ns = None
+            shadow = self._shadow
+            if shadow is not None and shadow[1] != shadow[2]:
+                # the grid placed presents on the wrong vblanks (its indices followed the wrong
+                # period): start again on the measured period
+                self.reset()
         elif 3 * NS_PER_S * sigma / (slope * slope) <= self.settings.refresh_precision_hz:
             self.measured_ns = slope
 
@@ -452,6 +469,13 @@ class _VblankGrid:
                 for t, ready in zip(times, readies[1:], strict=False)
             )
             matches = abs(median - k * prior) <= self.tolerance_ns(prior, noisy)
+            if matches and k >= 1:
+                # Each interval is within the noise of a whole number of nominal periods, but a
+                # display a few percent off its nominal rate passes that too: the presents' own
+                # least-squares period (against those whole numbers) must agree with the nominal
+                # one within its standard error, or the grid would lock on the wrong rate and
+                # drift through the vblanks (61 Hz reported as 60: 250 double frames in 3,000).
+                matches = self._agrees_with_prior(times, prior)
             if back_to_back and not (k == 1 and matches):
                 # back-to-back presents measure the period itself: it is not the nominal one
                 self.prior_refuted = True
@@ -517,7 +541,22 @@ class _VblankGrid:
                 self._add_clean(n, t - origin)
             self._add_point(n, t - origin, clean)
         self._last_n = ns[-1]
+        self._shadow = (times[-1], ns[-1], ns[-1])
         return True
+
+    def _agrees_with_prior(self, times: list[int], prior: float) -> bool:
+        """Whether the least-squares period of ``times`` (counted in whole nominal periods) lies
+        within ``prior_sigmas`` standard errors of the nominal period."""
+        ns = [0]
+        for a, b in pairwise(times):
+            ns.append(ns[-1] + max(1, round((b - a) / prior)))
+        base = round(prior)
+        fit = _slope_and_sigma(
+            _sums(ns, [t - times[0] - base * n for t, n in zip(times, ns, strict=True)]),
+            base,
+            prior,
+        )
+        return fit is None or abs(fit[0] - prior) <= self.settings.establish_sigmas * fit[1]
 
     def _common_period(self, intervals: list[int], noisy: bool) -> float | None:
         """The longest period (median / 1..4) that every interval is a whole multiple of."""
@@ -589,8 +628,31 @@ class _VblankGrid:
             ready_ns is None or vblank - ready_ns >= self._clean_lead_ns
         )
         t_rel = present_ns - self._origin_ns
+        count = n
+        if self._fixed and noisy:
+            # On the nominal period the grid cannot see its own error: a display slightly off
+            # the nominal rate drifts along the grid, and the presents that drift off it are
+            # placed on the neighbouring vblanks, so their grid indices follow the nominal period
+            # whatever the display does (a sawtooth the slope cannot refute). The clean fit that
+            # tests the nominal period therefore counts vblanks from each present's interval to
+            # the previous one, which a small rate error cannot shift.
+            # This needs intervals whose noise cannot reach half a period (returns within the
+            # noise of their vblanks, and noise under a quarter of the period); a present that
+            # returned late, or any present on a grid noisier than that, advances the count by
+            # the grid's own increment and is no anchor for the next interval.
+            shadow = self._shadow
+            if shadow is None:
+                self._shadow = (present_ns, n, n)
+            else:
+                anchor_ns, anchor_count, anchor_n = shadow
+                count = anchor_count + n - anchor_n
+                if on_grid and 4 * self.noise_ns < period:
+                    count = anchor_count + max(1, round((present_ns - anchor_ns) / period))
+                    self._shadow = (present_ns, count, n)
         if clean and abs(residual) < period / 2:
-            self._add_clean(n, t_rel)
+            self._add_clean(count, t_rel)
+            if self.period_ns is None:  # the nominal period was refuted: the grid starts again
+                return (round(vblank), vblanks, on_grid, late or brief)
         if noisy and on_grid:
             size = abs(residual)
             self._noise_abs_ns += (size - self._noise_abs_ns) / 64
@@ -678,6 +740,25 @@ def _slope(sums: list[int], base: float) -> float | None:
     count, sn, su, snn, snu, _ = sums
     sxx = count * snn - sn * sn
     return None if sxx <= 0 else base + (count * snu - sn * su) / sxx
+
+
+def _slope_and_sigma(sums: list[int], base: float, prior: float) -> tuple[float, float] | None:
+    """Least-squares period from the sums of ``u = t - base * n`` and its standard error.
+
+    The standard error never falls below a part in a million of ``prior`` (timestamps are whole
+    ns), so a prior is never refuted by rounding. ``None`` with fewer than three points.
+    """
+    count, sn, st, snn, snt, stt = sums
+    sxx = count * snn - sn * sn
+    if sxx <= 0 or count < 3:
+        return None
+    sxy = count * snt - sn * st
+    syy = count * stt - st * st
+    slope = base + sxy / sxx
+    # residual sum of squares, exactly: (syy * sxx - sxy**2) / (sxx * count)
+    sse = (syy * sxx - sxy * sxy) / (sxx * count)
+    sigma = math.sqrt(max(sse, 0.0) / (count - 2) * count / sxx)
+    return slope, max(sigma, prior * 1e-6)
 
 
 def _place_all(
