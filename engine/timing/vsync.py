@@ -98,6 +98,8 @@ class VsyncSettings:
             ``prior_sigmas``: a grid on a wrong period re-places the presents that drift off it
             on the wrong vblanks, which hides the evidence against it; starting on the measured
             period costs nothing (the nominal rate still vouches for the noise allowance).
+        cost_window_frames: Presents kept to learn the present call's own cost (see
+            :attr:`VsyncDetector.present_cost_ns`) and the paced presents' durations.
         prior_vouch_fraction: A grid whose period is within this fraction of the nominal one is
             a real display near its reported rate (OSes round, panels run a little off): its
             presents that blocked get the wake-up noise allowance, as on the nominal period.
@@ -119,6 +121,7 @@ class VsyncSettings:
     refresh_precision_hz: float = 0.05
     prior_vouch_fraction: float = 0.035
     establish_sigmas: float = 3.0
+    cost_window_frames: int = 64
 
 
 class PresentEstimate(NamedTuple):
@@ -295,6 +298,11 @@ class _VblankGrid:
         """Grid time of vblank ``n``."""
         assert self.period_ns is not None
         return self._origin_ns + round(self._phase_ns + self.period_ns * n)
+
+    @property
+    def last_index(self) -> int:
+        """Grid index of the latest placed present."""
+        return self._last_n
 
     def index_after(self, t_ns: int) -> int:
         """Index of the first grid vblank strictly after ``t_ns``."""
@@ -761,6 +769,25 @@ def _slope_and_sigma(sums: list[int], base: float, prior: float) -> tuple[float,
     return slope, max(sigma, prior * 1e-6)
 
 
+def _separating_band(samples: list[tuple[int, bool]]) -> tuple[int, int | None]:
+    """The thresholds ``c`` with the fewest samples on their wrong side (``(s, True)`` with
+    ``s >= c``, or ``(s, False)`` with ``s < c``): the lowest one, and the end of that run of
+    equally good thresholds (``None`` when it runs past every sample). ``(0, ...)`` without
+    skips."""
+    ordered = sorted(samples)
+    errors = sum(1 for _, skipped in ordered if skipped)  # threshold 0: every skip is wrong
+    low, best_errors = 0, errors
+    high: int | None = ordered[0][0] if ordered else None
+    for i, (s, skipped) in enumerate(ordered):
+        errors += -1 if skipped else 1  # moving the threshold past this sample
+        end = ordered[i + 1][0] if i + 1 < len(ordered) else None
+        if errors < best_errors:
+            low, high, best_errors = s + 1, end, errors
+        elif errors == best_errors and high is not None and high <= s + 1:
+            high = end  # the run of equally good thresholds goes on
+    return low, high
+
+
 def _place_all(
     times: list[int], readies: list[int | None], origin: int, phase: float, period: float
 ) -> tuple[list[int], list[float]] | None:
@@ -797,10 +824,16 @@ class VsyncDetector:
     """
 
     __slots__ = (
+        "_cost_samples",
         "_grid",
         "_on_votes",
+        "_paced_blocks",
+        "_placement_cost_ns",
+        "_presents",
+        "_since_cost",
         "_votes",
         "doubted",
+        "present_cost_ns",
         "frames",
         "settings",
         "verdict",
@@ -814,6 +847,21 @@ class VsyncDetector:
         self._votes: deque[tuple[int, bool]] = deque(maxlen=self.settings.vote_window_frames)
         self._on_votes = 0
         self.verdict: bool | None = None
+        window = self.settings.cost_window_frames
+        # (time from the call to the first grid vblank after it, whether the image skipped it),
+        # the skips and the others apart: a loop that now holds its presents early enough
+        # never skips, which proves nothing against the skips it saw before
+        self._cost_samples = (
+            deque[tuple[int, bool, int]](maxlen=window // 2),
+            deque[tuple[int, bool, int]](maxlen=window // 2),
+        )
+        self._since_cost = 0
+        self._presents = 0  # presents that taught the cost, probes included
+        self._paced_blocks: deque[int] = deque(maxlen=window // 2)
+        #: The present call's own cost in ns, as far as the flips prove it (0 while no present
+        #: has been seen to miss a vblank it was called before; see :meth:`_learn_cost`).
+        self.present_cost_ns = 0
+        self._placement_cost_ns = 0
         #: Whether the latest vote disagreed with the verdict: evidence worth checking again soon.
         self.doubted = False
         self.frames = 0
@@ -902,11 +950,23 @@ class VsyncDetector:
         Returns:
             The present's place on the vblank grid, if any.
         """
-        blocked = None if block_ns is None else block_ns >= self.settings.block_on_ns
-        ready_ns = None if block_ns is None else present_ns - block_ns
-        smooth_ns, vblanks, on_grid, unsure = self._grid.add(
+        settings = self.settings
+        call_ns = None if block_ns is None else present_ns - block_ns
+        # the image could flip no sooner than the call plus the present's own work
+        ready_ns = None if call_ns is None else call_ns + self._placement_cost_ns
+        blocked = (
+            None if block_ns is None else block_ns - self.present_cost_ns >= settings.block_on_ns
+        )
+        if block_ns is not None and not probe and not paced:
+            blocked = self._judge_against_paced(block_ns, blocked)
+        grid = self._grid
+        if call_ns is not None and grid.period_ns is not None and not paced:
+            self._learn_cost(present_ns, call_ns)
+        smooth_ns, vblanks, on_grid, unsure = grid.add(
             present_ns, ready_ns, blocked, paced, self.verdict is not False
         )
+        if paced and block_ns is not None:
+            self._paced_blocks.append(block_ns)
         if not probe:
             self.frames += 1
             vote: bool | None
@@ -923,6 +983,78 @@ class VsyncDetector:
         if smooth_ns is None:
             vblanks = None
         return PresentEstimate(present_ns, smooth_ns, vblanks)
+
+    def _learn_cost(self, present_ns: int, call_ns: int) -> None:
+        """Learn the present call's own cost from which vblanks its images flip at.
+
+        Its duration alone cannot tell: a present that copies the picture for 4 ms (software GL
+        under X) and one that waits 4 ms for a vblank return alike. What tells them apart is
+        *which* vblank the image flipped at. A present called ``s`` before the first vblank after
+        its call flips there when its own work ``c`` is shorter than ``s``, and at a later one
+        otherwise: the presents whose images skipped that vblank are those called less than
+        ``c`` before it. The cost is the threshold on ``s`` that separates the skipped from the
+        others with the fewest exceptions (a rare late wake-up is one exception, not a cost);
+        with no skips it is 0, as for a present that only waits.
+        """
+        grid = self._grid
+        period = grid.period_ns
+        assert period is not None
+        # the first vblank the image could flip at: after the call, and after the previous image
+        first = grid.time_of(max(grid.index_after(call_ns), grid.last_index + 1))
+        # skipped: returned nearer the vblank after that one than that one (beyond the noise)
+        skipped = present_ns - first > max(period / 2, grid.noise_ns + grid.phase_uncertainty_ns())
+        self._presents += 1
+        index = self._presents
+        self._cost_samples[skipped].append((first - call_ns, skipped, index))
+        self._since_cost += 1
+        if self._since_cost >= 8:
+            self._since_cost = 0
+            samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
+            low, high = _separating_band(samples)
+            # A cost makes (nearly) every present called closer to its vblank than the cost
+            # skip it, one after another. Late wake-ups (a busy desktop) make a few presents
+            # look skipped at any distance: over a long run the skips kept may be as many as
+            # the others kept, but they are far apart. So the skips below the threshold must
+            # be dense (at least a quarter of the presents over the span they were seen in,
+            # and three times as dense as the presents there that did not skip).
+            dense = []
+            for group in self._cost_samples:
+                below = [i for s, _, i in group if s < low]
+                dense.append(len(below) / (below[-1] - below[0] + 1) if below else 0.0)
+            skipped_below = sum(1 for s, _, _ in self._cost_samples[1] if s < low)
+            if skipped_below < 4 or dense[1] < max(0.25, 3.0 * dense[0]):
+                low, high = 0, None
+            self.present_cost_ns = low
+            # A steady loop calls each present at the same distance before its vblank, so the
+            # skips prove only that the cost is at least that distance (``low``); the band of
+            # costs that explain every flip reaches to the calls that did not skip, or to a
+            # period. Presents are placed with its middle, as far from both ends as possible.
+            top = period if high is None else min(high, period)
+            self._placement_cost_ns = round((low + top) / 2) if low else 0
+
+    def _judge_against_paced(self, block_ns: int, blocked: bool | None) -> bool | None:
+        """Whether an unpaced present (a check) waited, judged against the paced presents.
+
+        While the limiter paces, every paced present takes what the present costs plus any wait
+        for its vblank; a check is called a little earlier (or later) than its deadline. If the
+        display waits for vblanks, the check waits until the same vblank: it takes longer (or a
+        period shorter or longer) than the paced presents. If it does not, the check costs what
+        they cost. So with paced presents that take time (a slow present, vsync or not), a check
+        that took as long as they did, within their own spread, did not wait: ``False``; one far
+        outside that spread waited: ``True``; in between it cannot tell: ``None``.
+        """
+        blocks = self._paced_blocks
+        if len(blocks) < 8:
+            return blocked
+        ordered = sorted(blocks)
+        low, high = ordered[len(ordered) // 8], ordered[-1 - len(ordered) // 8]
+        block_on = self.settings.block_on_ns
+        if low < block_on:
+            return blocked  # the paced presents returned at once: their own cost is no question
+        spread = high - low + block_on
+        if low - spread <= block_ns <= high + spread:
+            return False if low - block_on <= block_ns <= high + block_on else None
+        return True
 
     def _vote(self, now_ns: int, vote: bool) -> None:
         votes = self._votes

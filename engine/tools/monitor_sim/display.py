@@ -110,6 +110,8 @@ class SimDisplay:
         self._last_index: int | None = None
         #: Game frame index of the current frame, set by the simulation.
         self.frame = 0
+        #: The latest present's own work (the copy) in ns.
+        self.copy_ns = 0
 
     @property
     def period_ns(self) -> float:
@@ -149,7 +151,8 @@ class SimDisplay:
         """Present a frame: advance the clock; return (time shown, vblank index or None)."""
         clock = self.clock
         if self.present_ns:  # the copy comes first; a vsync'd swap then waits for the vblank
-            clock.advance(self.present_ns + round((self.rng.random() - 0.5) * self.present_ns / 2))
+            self.copy_ns = self.present_ns + round((self.rng.random() - 0.5) * self.present_ns / 2)
+            clock.advance(self.copy_ns)
         now = clock.now_ns()
         if self.vsync_now():
             k = self.vblank_after(now)

@@ -218,6 +218,8 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
 
     def present() -> None:
         shown.append(display.present())  # one entry per present, probes included
+        if display.frame in work_done:  # finished once its present's own work is done too
+            work_done[display.frame] += display.copy_ns
 
     loop = GameLoop(
         clock=clock,
