@@ -833,8 +833,8 @@ class VsyncDetector:
         "_since_cost",
         "_votes",
         "doubted",
-        "present_cost_ns",
         "frames",
+        "present_cost_ns",
         "settings",
         "verdict",
     )
