@@ -160,6 +160,20 @@ def build_parser() -> argparse.ArgumentParser:
         "rate rounded to whole Hz",
     )
     p.add_argument(
+        "--queue-depth",
+        type=count_arg("queue depth", 1, 3),
+        default=1,
+        help="vsync on: frames that may wait for their vblank (the swap chain, 'max pre-rendered "
+        "frames'); a present returns at once while fewer wait and blocks until a vblank frees "
+        "a place; 1 (default): it returns when its own image flips",
+    )
+    p.add_argument(
+        "--mailbox",
+        action="store_true",
+        help="a compositor: a present never blocks; each vblank shows the newest image "
+        "presented before it (older unshown ones are dropped)",
+    )
+    p.add_argument(
         "--vrr",
         action="store_true",
         help="variable refresh: present when ready, at most --refresh-hz",
@@ -226,6 +240,8 @@ def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
         vsync_off_at=args.vsync_off_at,
         vsync_on_at=args.vsync_on_at,
         vrr=args.vrr,
+        queue_depth=args.queue_depth,
+        mailbox=args.mailbox,
         reported_hz=args.reported_hz,
         noise_model=args.noise_model,
         phase=args.phase,

@@ -39,7 +39,7 @@ import numpy as np
 
 from engine.timing import GameLoop, ManualClock, TickRate, VsyncDetector
 from engine.timing.clock import NS_PER_MS, NS_PER_S
-from engine.tools.monitor_sim.display import NoiseModel, SimDisplay
+from engine.tools.monitor_sim.display import NoiseModel, SimDisplay, shown_images
 from engine.tools.monitor_sim.policies import build_policy
 
 #: Reference noise: uniform in ±(1/60 * 0.005) s (DESIGN.md §4).
@@ -69,6 +69,9 @@ class SimConfig:
         vsync_off_at: Frame from which vsync is off (``None``: never).
         vsync_on_at: Frame until which vsync is off (``None``: never).
         vrr: Variable refresh display.
+        queue_depth: Frames that may wait for their vblank with vsync on (1: a present returns
+            when its own image flips; see :class:`~engine.tools.monitor_sim.display.SimDisplay`).
+        mailbox: A compositor: presents never block, each vblank shows the newest image.
         reported_hz: Refresh rate the OS reports (``None``: the refresh rounded to whole Hz; 0:
             none). Our policies' limiter paces at it (the tick rate without one).
         phase: ``aligned`` (clock and vblank grid start together at 0) or ``random``.
@@ -93,6 +96,8 @@ class SimConfig:
     vsync_off_at: int | None = None
     vsync_on_at: int | None = None
     vrr: bool = False
+    queue_depth: int = 1
+    mailbox: bool = False
     reported_hz: float | None = None
     phase: str = "aligned"
     seed: int = 1
@@ -184,6 +189,8 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         noise_model=NoiseModel(config.noise_model),
         reported_hz=config.reported_hz,
         present_ns=round(config.present_ms * NS_PER_MS),
+        queue_depth=config.queue_depth,
+        mailbox=config.mailbox,
     )
     clock.wake_late_ns = display.sleep_lateness_ns
     reported = display.reported_hz
@@ -287,22 +294,24 @@ def _measure(
     slow = list(hitches | display.late_sleeps)
     hitch = np.isin(frame_ids, slow) | np.isin(frame_ids - 1, slow)
     decided = next((r.index for r in frames if r.vsync is not None), len(frames))
-    valid = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))[1:]
-    real_step = np.diff(shown_at).astype(np.float64)
-    err = (np.diff(shown_game) - real_step)[valid]
-    jud = (np.diff(newest_game) - real_step)[valid]
+    image_ok = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))
+    # the images that were ever on screen (a mailbox drops those superseded before their vblank)
+    visible = np.array(shown_images(indices, display.mailbox), dtype=bool)
+    valid = image_ok[visible][1:]
+    real_step = np.diff(shown_at[visible]).astype(np.float64)
+    err = (np.diff(shown_game[visible]) - real_step)[valid]
+    jud = (np.diff(newest_game[visible]) - real_step)[valid]
     if err.size:
         err = err - err.mean()
         jud = jud - jud.mean()
-    latency = _latency_ns(frame_ns, shown_at, updates)
+    latency = _latency_ns(frame_ns, shown_at, updates, visible)
     held = _held_vblanks(display, frame_ids, indices, work_done)
-    image_ok = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))
     vblank_err, repeated = _vblank_error_ns(
         display,
-        shown_at - start_ns,
-        indices,
-        shown_game + np.cumsum(frame_dropped),
-        image_ok,
+        shown_at[visible] - start_ns,
+        [i for i, v in zip(indices, visible.tolist(), strict=True) if v],
+        (shown_game + np.cumsum(frame_dropped))[visible],
+        image_ok[visible],
     )
 
     # the seed's digits: one per vsync, 0 for a vsync with no new image
@@ -336,7 +345,7 @@ def _measure(
     detector = loop.detector
     motion_trace: list[tuple[float, float]] = []
     if traces:
-        times_s = (shown_at[1:][valid] - start_ns) / NS_PER_S
+        times_s = (shown_at[visible][1:][valid] - start_ns) / NS_PER_S
         motion_trace = list(zip(times_s.tolist(), (err / NS_PER_MS).tolist(), strict=True))
     return SimResult(
         policy=config.policy,
@@ -382,12 +391,18 @@ def _measure(
     )
 
 
-def _latency_ns(frame_ns: np.ndarray, shown_at: np.ndarray, updates: np.ndarray) -> np.ndarray:
-    """Per frame: from the input read at its start to the first image showing a tick run since."""
+def _latency_ns(
+    input_ns: np.ndarray, shown_at: np.ndarray, updates: np.ndarray, visible: np.ndarray
+) -> np.ndarray:
+    """Per frame: from the input read in it to the first image on screen showing a tick run
+    since (the first visible image from the first ticking frame on)."""
     ticking = np.flatnonzero(updates > 0)
     first = np.searchsorted(ticking, np.arange(updates.size))
     has = first < ticking.size
-    latency: np.ndarray = (shown_at[ticking[first[has]]] - frame_ns[has]).astype(np.float64)
+    seen = np.flatnonzero(visible)
+    shown = np.searchsorted(seen, ticking[first[has]])
+    ok = shown < seen.size
+    latency: np.ndarray = (shown_at[seen[shown[ok]]] - input_ns[has][ok]).astype(np.float64)
     return latency
 
 

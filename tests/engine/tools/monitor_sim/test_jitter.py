@@ -175,3 +175,22 @@ def test_a_check_that_disagrees_with_the_verdict_is_followed_by_another_at_once(
         late = late_changes(r, 120)
         assert len(late) == 1 and late[0][1] is True
         assert JITTER_SWITCH_AT <= late[0][0] <= JITTER_SWITCH_AT + 45  # 0.75 s at 60 Hz
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+@pytest.mark.parametrize("refresh_hz", [60.0, 144.0])
+def test_a_queue_of_frames_is_found_smooth_and_its_latency_reported(
+    refresh_hz: float, depth: int
+) -> None:
+    """Queue depth 2-3: the verdict is right and motion smooth; each waiting frame adds a
+    refresh period of input latency, reported."""
+    base = SimConfig(refresh_hz=refresh_hz, phase="random", updates=1200, seed=2)
+    one = simulate(base)
+    queued = simulate(replace(base, queue_depth=depth))
+    assert queued.vsync_detected is True and queued.verdict_changes[1][1] is True
+    assert len(queued.verdict_changes) == 2
+    assert queued.refresh_estimate_hz is not None
+    assert abs(queued.refresh_estimate_hz - refresh_hz) <= 0.05
+    assert queued.motion_error_rms_ms <= 0.05 and queued.vblank_error_rms_ms <= 0.05
+    extra_ms = queued.latency_mean_ms - one.latency_mean_ms
+    assert abs(extra_ms - (depth - 1) * 1000 / refresh_hz) < 0.5
