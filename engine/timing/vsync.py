@@ -294,6 +294,11 @@ class _VblankGrid:
         # its stated uncertainty for hundreds of frames (each then shown a refresh late).
         self._clean_lead_ns = self.noise_ns + self.settings.block_on_ns + 2.0 * self._uncertainty_ns
 
+    @property
+    def clean_lead_ns(self) -> float:
+        """See :attr:`VsyncDetector.clean_lead_ns`."""
+        return self._clean_lead_ns
+
     def time_of(self, n: int) -> int:
         """Grid time of vblank ``n``."""
         assert self.period_ns is not None
@@ -921,6 +926,13 @@ class VsyncDetector:
     def noise_ns(self) -> float:
         """The wake-up noise bound seen on the grid (half the spread of the fitted presents)."""
         return self._grid.noise_ns
+
+    @property
+    def clean_lead_ns(self) -> float:
+        """How long before its vblank a present must be called to wait for it whatever its
+        wake-up noise (the noise bound, the blocking threshold and twice the grid's
+        uncertainty): only such presents show the grid their early returns."""
+        return self._grid.clean_lead_ns
 
     def vblank_after(self, t_ns: int) -> int | None:
         """Time of the first grid vblank strictly after ``t_ns``, or ``None`` without a grid."""

@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 
 from engine.runtime.launch import OneLineParser, count_arg, number_arg, png_path
+from engine.timing.frame_delay import AUTO, MAX_FIXED_MS, OFF
 from engine.tools.monitor_sim.policies import ALL_POLICIES
 from engine.tools.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, simulate
 
@@ -39,6 +40,14 @@ def _policies(text: str) -> tuple[str, ...]:
     if not names:
         raise argparse.ArgumentTypeError("no policy given")
     return names
+
+
+def _frame_delay(text: str) -> str | float:
+    word = text.strip().lower()
+    if word in (AUTO, OFF):
+        return word
+    value = number_arg("frame delay", maximum=MAX_FIXED_MS, unit=" ms")(text)
+    return value
 
 
 def _seed_range(text: str) -> range:
@@ -168,6 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
         "a place; 1 (default): it returns when its own image flips",
     )
     p.add_argument(
+        "--frame-delay",
+        type=_frame_delay,
+        default="off",
+        help='frames just in time (our policies but strict): "auto", "off" (default) or '
+        "milliseconds after the frame could start",
+    )
+    p.add_argument(
         "--mailbox",
         action="store_true",
         help="a compositor: a present never blocks; each vblank shows the newest image "
@@ -242,6 +258,7 @@ def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
         vrr=args.vrr,
         queue_depth=args.queue_depth,
         mailbox=args.mailbox,
+        frame_delay=args.frame_delay,
         reported_hz=args.reported_hz,
         noise_model=args.noise_model,
         phase=args.phase,

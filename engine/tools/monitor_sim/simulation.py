@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.timing import GameLoop, ManualClock, TickRate, VsyncDetector
+from engine.timing import FrameDelay, GameLoop, ManualClock, TickRate, TimingMode, VsyncDetector
 from engine.timing.clock import NS_PER_MS, NS_PER_S
 from engine.tools.monitor_sim.display import NoiseModel, SimDisplay, shown_images
 from engine.tools.monitor_sim.policies import build_policy
@@ -72,6 +72,8 @@ class SimConfig:
         queue_depth: Frames that may wait for their vblank with vsync on (1: a present returns
             when its own image flips; see :class:`~engine.tools.monitor_sim.display.SimDisplay`).
         mailbox: A compositor: presents never block, each vblank shows the newest image.
+        frame_delay: Frames just in time for our policies but ``strict``: ``"auto"``, ``"off"``
+            or milliseconds (see :mod:`engine.timing.frame_delay`).
         reported_hz: Refresh rate the OS reports (``None``: the refresh rounded to whole Hz; 0:
             none). Our policies' limiter paces at it (the tick rate without one).
         phase: ``aligned`` (clock and vblank grid start together at 0) or ``random``.
@@ -98,6 +100,7 @@ class SimConfig:
     vrr: bool = False
     queue_depth: int = 1
     mailbox: bool = False
+    frame_delay: str | float = "off"
     reported_hz: float | None = None
     phase: str = "aligned"
     seed: int = 1
@@ -197,6 +200,9 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
     limiter_hz = TickRate.from_hz(reported).rate_hz if reported else None
     setup = build_policy(config.policy, tick_rate, limiter_hz=limiter_hz)
     pacer = setup.pacer
+    frame_delay = None
+    if setup.planned and config.policy != TimingMode.STRICT:
+        frame_delay = FrameDelay.from_setting(config.frame_delay)
 
     update_ns = round(config.update_ms * NS_PER_MS)
     render_ns = round(config.render_ms * NS_PER_MS)
@@ -239,6 +245,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         limit_when=setup.limit_when,
         probe_frames=config.probe_frames,
         planned=setup.planned,
+        frame_delay=frame_delay,
     )
     return _measure(config, loop, display, shown, counters, hitches, work_done, traces)
 
@@ -304,7 +311,10 @@ def _measure(
     if err.size:
         err = err - err.mean()
         jud = jud - jud.mean()
-    latency = _latency_ns(frame_ns, shown_at, updates, visible)
+    input_ns = np.array(
+        [r.frame_ns if r.input_ns is None else r.input_ns for r in frames], dtype=np.int64
+    )
+    latency = _latency_ns(input_ns, shown_at, updates, visible)
     held = _held_vblanks(display, frame_ids, indices, work_done)
     vblank_err, repeated = _vblank_error_ns(
         display,
