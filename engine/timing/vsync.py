@@ -1053,16 +1053,19 @@ class VsyncDetector:
         period shorter or longer) than the paced presents. If it does not, the check costs what
         they cost. So with paced presents that take time (a slow present, vsync or not), a check
         that took as long as they did, within their own spread, did not wait: ``False``; one far
-        outside that spread waited: ``True``; in between it cannot tell: ``None``.
+        outside that spread waited: ``True``; in between it cannot tell: ``None``. (With
+        presents that cost nothing this is blocking as before: the paced ones take microseconds.)
         """
         blocks = self._paced_blocks
-        if len(blocks) < 8:
+        if len(blocks) < 3:  # while doubted every paced frame is a check: few come
             return blocked
         ordered = sorted(blocks)
         low, high = ordered[len(ordered) // 8], ordered[-1 - len(ordered) // 8]
         block_on = self.settings.block_on_ns
         if low < block_on:
-            return blocked  # the paced presents returned at once: their own cost is no question
+            # Paced presents that (often) return at once: blocking tells, measured from what
+            # the quickest of them cost (a present of 0.25 ms is not a wait).
+            return block_ns - low >= block_on + block_on // 2
         spread = high - low + block_on
         if low - spread <= block_ns <= high + spread:
             return False if low - block_on <= block_ns <= high + block_on else None
