@@ -24,14 +24,23 @@ detector uses three signals:
    as a prior that the timestamps must *confirm*: a grid starts on the nominal period when the
    presents' intervals are whole numbers of it (exactly one for presents called back to back, like
    the start-up probes), and keeps it until the least-squares period of the presents refutes it
-   by ``prior_sigmas`` standard errors. Once the timestamps pin the rate to ``refresh_precision_hz``
-   on their own, :attr:`VsyncDetector.refresh_hz` reports the measured rate. A "60 Hz" mode that
+   by ``prior_sigmas`` standard errors (a grid starts on it only when the presents' own period
+   agrees within ``establish_sigmas``, so a display a little off its nominal rate is measured).
+   Once the timestamps pin the rate to ``refresh_precision_hz`` on their own,
+   :attr:`VsyncDetector.refresh_hz` reports the measured rate. A "60 Hz" mode that
    really presents at 59.94 Hz is measured within 150 presents even with ±2 ms of noise; a wrong
    prior (the OS says 60, the panel runs 144) is never used: the presents do not land on its grid.
    The prior matters at high refresh rates with noisy timestamps: at 240 Hz with ±2 ms of wake-up
    noise, 150 presents pin the period only to ±0.1 Hz, but confirm 240 Hz. The wake-up noise the
    detector tolerates (``noise_allowance_ns``) applies only on a grid the prior vouches for;
    without one, presents must land within a tenth of a period of the grid, as before.
+
+4. **The present's own cost.** A present may do work before it waits (software GL copies the
+   picture inside ``flip()``): its duration is then no proof of a wait. The detector learns that
+   cost from which vblank each image flips at (:meth:`VsyncDetector._learn_cost`), places each
+   present at the first vblank after its call *plus* the cost, and counts as blocking only the
+   time beyond it; while the limiter paces, a check is judged against the paced presents'
+   durations (same duration: it did not wait).
 
 **Votes.** Each present votes "vsync on" when it blocked *and* returned close enough to its vblank
 (within the wake-up noise the detector tolerates, ``noise_allowance_ns``; a present can block for
@@ -559,7 +568,7 @@ class _VblankGrid:
 
     def _agrees_with_prior(self, times: list[int], prior: float) -> bool:
         """Whether the least-squares period of ``times`` (counted in whole nominal periods) lies
-        within ``prior_sigmas`` standard errors of the nominal period."""
+        within ``establish_sigmas`` standard errors of the nominal period."""
         ns = [0]
         for a, b in pairwise(times):
             ns.append(ns[-1] + max(1, round((b - a) / prior)))

@@ -22,6 +22,7 @@ from engine.tools.monitor_sim.matrix import (
     REFRESH_RATES_HZ,
     VSYNC_OFF_AT,
     VSYNC_ON_AT,
+    WORLD_CELLS,
     run_matrix,
 )
 from engine.tools.monitor_sim.policies import ALL_POLICIES
@@ -55,7 +56,7 @@ def cells(policy: str) -> list[tuple[str, str, str]]:
 
 def test_matrix_is_complete(matrix: Matrix) -> None:
     expected = len(ALL_POLICIES) * len(CELLS) * len(PHASES)
-    expected += len(JITTER_POLICIES) * len(JITTER_CELLS)
+    expected += len(JITTER_POLICIES) * (len(JITTER_CELLS) + len(WORLD_CELLS))
     assert len(matrix) == expected
     for (_, _, cell), r in matrix.items():
         assert r.updates >= (JITTER_UPDATES if "~" in cell else 10_000)
@@ -327,3 +328,62 @@ def test_under_jitter_mid_run_switches_are_noticed_within_a_second(
     assert JITTER_SWITCH_AT <= on[-1][0] <= JITTER_SWITCH_AT + 60, on
     assert len(off) == 3 and off[-1][1] is False, off
     assert JITTER_SWITCH_AT <= off[-1][0] <= JITTER_SWITCH_AT + 60, off
+
+
+# -- in the world (issue 24) ----------------------------------------------------------------------
+
+#: World rows with vsync on, and the true refresh rate.
+WORLD_ON = {
+    "60.5Hz/60": 60.5,
+    "61.8Hz/60": 61.8,
+    "144Hz+present4": 144.0,
+    "144Hz-queue2": 144.0,
+    "60Hz-queue3": 60.0,
+    "60Hz-2ms-delay": 60.0,
+    "144Hz-2ms-delay": 144.0,
+}
+
+
+@pytest.mark.parametrize("policy", JITTER_OURS)
+@pytest.mark.parametrize("cell", sorted(WORLD_ON))
+def test_in_the_world_vsync_is_found_at_once_and_measured(
+    matrix: Matrix, policy: str, cell: str
+) -> None:
+    r = matrix[policy, "random", cell]
+    changes = [tuple(c) for c in r.verdict_changes]
+    assert len(changes) == 2 and changes[1][1] is True and changes[1][0] <= 120, changes
+    assert r.refresh_estimate_hz is not None
+    assert abs(r.refresh_estimate_hz - WORLD_ON[cell]) <= 0.05
+
+
+@pytest.mark.parametrize("cell", sorted(WORLD_ON))
+def test_in_the_world_auto_is_smooth(matrix: Matrix, cell: str) -> None:
+    assert matrix["auto", "random", cell].motion_error_rms_ms <= 0.05
+
+
+@pytest.mark.parametrize("policy", JITTER_OURS)
+def test_a_slow_present_without_vsync_is_off_at_once_at_the_reported_rate(
+    matrix: Matrix, policy: str
+) -> None:
+    r = matrix[policy, "random", "off+present4"]
+    assert [tuple(c) for c in r.verdict_changes][1:] in ([(15, False)], [(16, False)])
+    assert abs(r.fps - 60.0) < 0.5
+
+
+def test_frames_just_in_time_meet_the_latency_goals(matrix: Matrix) -> None:
+    at_60 = matrix["auto", "random", "60Hz-2ms-delay"]
+    at_144 = matrix["auto", "random", "144Hz-2ms-delay"]
+    assert at_60.latency_mean_ms <= 6.0 and at_144.latency_mean_ms <= 8.0
+    for r in (at_60, at_144):
+        assert r.held_vblanks <= 0.005 * r.vsyncs
+
+
+@pytest.mark.parametrize(
+    "cell", [cell for cell, _ in CELLS] + [c for c, _ in JITTER_CELLS] + [c for c, _ in WORLD_CELLS]
+)
+def test_auto_shows_no_more_vblank_error_than_interpolated(matrix: Matrix, cell: str) -> None:
+    """The honest figure: what is on screen at every vblank, a repeated image counted."""
+    for phase in PHASES if "~" not in cell and dict(WORLD_CELLS).get(cell) is None else ("random",):
+        auto = matrix["auto", phase, cell].vblank_error_rms_ms
+        interpolated = matrix["interpolated", phase, cell].vblank_error_rms_ms
+        assert auto <= interpolated + 0.0005, (phase, auto, interpolated)
