@@ -571,7 +571,12 @@ class _VblankGrid:
         within ``establish_sigmas`` standard errors of the nominal period."""
         ns = [0]
         for a, b in pairwise(times):
-            ns.append(ns[-1] + max(1, round((b - a) / prior)))
+            count = max(1, round((b - a) / prior))
+            if abs(b - a - count * prior) > prior / 4:
+                # noise near half a period: the counts are not certain, and a wrong count
+                # would refute a right period (this test then cannot tell; the later one can)
+                return True
+            ns.append(ns[-1] + count)
         base = round(prior)
         fit = _slope_and_sigma(
             _sums(ns, [t - times[0] - base * n for t, n in zip(times, ns, strict=True)]),
