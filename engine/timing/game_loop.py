@@ -231,9 +231,10 @@ class GameLoop:
             # present waits whatever its wake-up noise, so the grid keeps seeing the early
             # returns it is fitted to, and the grid's uncertainty is covered twice)
             need = planner.work.value_ns + planner.settings.work_margin_ns
-            need += detector.present_cost_ns
             if kind is VBLANK:
-                need += round(detector.clean_lead_ns)
+                need += detector.present_cost_ns + round(detector.clean_lead_ns)
+            else:  # shown when the present returns: after its own work
+                need += detector.paced_cost_ns
             wake = delay.wake_ns(frame.real_ns, plan.display_ns, need)
             if wake is not None:
                 clock.sleep_until(wake)
@@ -276,8 +277,9 @@ class GameLoop:
                 period = detector.period_ns
                 if kind is VBLANK and smooth_ns is not None and period is not None:
                     delay.shown(smooth_ns - plan.display_ns < period / 2)
-                else:
-                    delay.shown(ready_ns - plan.display_ns < planner.settings.hold_guard_ns)
+                else:  # ready for the limiter's deadline
+                    issue = plan.display_ns if plan.issue_ns is None else plan.issue_ns
+                    delay.shown(ready_ns - issue < planner.settings.hold_guard_ns)
         else:
             estimate = detector.observe(
                 present_ns, present_ns - ready_ns, paced=issue_ns is not None

@@ -277,8 +277,10 @@ class PresentPlanner:
             self._interval, self._lead_ns = interval, round(interval)
         lead_ns = self._lead_ns
         deadline, on_grid = limiter.plan(start_ns, ready_ns)
+        # without vsync the image appears when the present returns: after its own work
+        shown = self.detector.paced_cost_ns
         if not on_grid:
-            return PresentPlan(PlanKind.OVERRUN, deadline, deadline, lead_ns, None)
+            return PresentPlan(PlanKind.OVERRUN, deadline + shown, deadline, lead_ns, None)
         settings = self.settings
         if checks and settings.check_interval_ns:
             due = self._next_check_ns
@@ -292,5 +294,5 @@ class PresentPlanner:
                 issue_ns = (
                     deadline - early if early >= settings.min_check_shift_ns else deadline + most
                 )
-                return PresentPlan(PlanKind.CHECK, issue_ns, issue_ns, lead_ns, None)
-        return PresentPlan(PlanKind.PACED, deadline, deadline, lead_ns, None)
+                return PresentPlan(PlanKind.CHECK, issue_ns + shown, issue_ns, lead_ns, None)
+        return PresentPlan(PlanKind.PACED, deadline + shown, deadline, lead_ns, None)

@@ -1058,6 +1058,17 @@ class VsyncDetector:
             top = period if high is None else min(high, period)
             self._placement_cost_ns = round((low + top) / 2) if low else 0
 
+    @property
+    def paced_cost_ns(self) -> int:
+        """What a paced present typically takes (the median of the recent ones) when that is a
+        real cost (at least ``block_on_ns``: a slow present without vsync, whose image appears
+        when the copy is done), else 0."""
+        blocks = self._paced_blocks
+        if len(blocks) < 3:
+            return 0
+        median = sorted(blocks)[len(blocks) // 2]
+        return median if median >= self.settings.block_on_ns else 0
+
     def _judge_against_paced(self, block_ns: int, blocked: bool | None) -> bool | None:
         """Whether an unpaced present (a check) waited, judged against the paced presents.
 
