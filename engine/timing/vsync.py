@@ -1033,7 +1033,10 @@ class VsyncDetector:
         index = self._presents
         self._cost_samples[skipped].append((first - call_ns, skipped, index))
         self._since_cost += 1
-        if self._since_cost >= 8:
+        if self._since_cost >= 8 and not self._cost_samples[1]:
+            self._since_cost = 0  # nothing ever skipped: no cost (the usual case, at no cost)
+            self.present_cost_ns = self._placement_cost_ns = 0
+        elif self._since_cost >= 8:
             self._since_cost = 0
             samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
             low, high = _separating_band(samples)
