@@ -46,8 +46,12 @@ def _frame_delay(text: str) -> str | float:
     word = text.strip().lower()
     if word in (AUTO, OFF):
         return word
-    value = number_arg("frame delay", maximum=MAX_FIXED_MS, unit=" ms")(text)
-    return value
+    try:
+        return number_arg("frame delay", maximum=MAX_FIXED_MS, unit=" ms")(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f'frame delay must be "auto", "off" or 0..{MAX_FIXED_MS:g} ms, got {text[:30]!r}'
+        ) from None
 
 
 def _seed_range(text: str) -> range:
