@@ -263,6 +263,8 @@ def _shown_key(key: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 _SCALAR_TYPES: tuple[type, ...] = (bool, int, float, str)
+#: A key that takes a word from its ``choices`` or a number in its range (``"auto"`` or 4.5).
+WORD_OR_NUMBER = str | float
 _PLURALS: dict[type, str] = {bool: "booleans", int: "integers", float: "numbers", str: "strings"}
 
 
@@ -283,6 +285,9 @@ def _describe(tp: Any, meta: Mapping[str, Any]) -> str:
         if "choices" in meta:
             return "a list of names from: " + ", ".join(meta["choices"])
         return f"a list of {_PLURALS[typing.get_args(tp)[0]]}"
+    if tp == WORD_OR_NUMBER:
+        words = " or ".join(_toml_string(c) for c in meta.get("choices", ()))
+        return f"{words} or {_describe(float, {k: v for k, v in meta.items() if k != 'choices'})}"
     if tp is bool:
         return "true or false"
     if tp is str:
@@ -319,6 +324,8 @@ def _in_range(value: float, meta: Mapping[str, Any]) -> bool:
 
 def _scalar(value: Any, tp: type, meta: Mapping[str, Any]) -> tuple[bool, Any]:
     """Check and convert one scalar. Returns ``(ok, converted_value)``."""
+    if tp == WORD_OR_NUMBER:
+        return _scalar(value, str if isinstance(value, str) else float, meta)
     if tp is bool:
         return isinstance(value, bool), value
     if tp is str:
@@ -484,7 +491,7 @@ def _check_section_class(cls: type) -> None:
             and args[1] is Ellipsis
             and args[0] in _SCALAR_TYPES
         )
-        if tp not in _SCALAR_TYPES and not tuple_ok:
+        if tp not in _SCALAR_TYPES and not tuple_ok and tp != WORD_OR_NUMBER:
             raise TypeError(f"{where} has unsupported type {tp!r}")
     defaults = dataclasses.asdict(cls())
     try:

@@ -67,6 +67,16 @@ class TimingConfig:
         min=0,
         max=0.05,
     )
+    frame_delay: str | float = setting(
+        "auto",
+        'Frames just in time: "auto" reads input and simulates as late as the measured work '
+        'allows before the frame is shown (less input latency); "off" starts each frame as soon '
+        "as the previous one is presented; a number waits that many milliseconds first (at most "
+        'as long as "auto" would). Not used by strict timing.',
+        min=0,
+        max=50,
+        choices=("auto", "off"),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ from engine.runtime.scene import Scene
 from engine.runtime.video import Video
 from engine.runtime.virtual_display import VirtualDisplay
 from engine.timing import (
+    FrameDelay,
     FrameLimiter,
     FramePacer,
     FrameReport,
@@ -91,6 +92,15 @@ def reported_refresh_hz(window: arcade.Window) -> float | None:
     if not isinstance(rate, int | float) or not math.isfinite(rate) or not 20 <= rate <= 1000:
         return None
     return float(rate)
+
+
+def frame_delay(config: Config, *, virtual: bool = False) -> FrameDelay | None:
+    """The frame delay ``[timing] frame_delay`` asks for; none with ``strict`` timing (the
+    speedrun mode included) and none on a virtual clock (headless, where frames cost no time
+    and nobody waits for input)."""
+    if virtual or pacer_settings(config).mode is TimingMode.STRICT:
+        return None
+    return FrameDelay.from_setting(config.timing.frame_delay)
 
 
 def limiter_rate_hz(display_hz: float | None, tick_rate: TickRate, fps_limit: float) -> Fraction:
@@ -164,6 +174,7 @@ class Engine:
             limit_when=LimitWhen.AUTO if vsync else LimitWhen.ALWAYS,
             probe_frames=probe_frames,
             probe=self._probe,
+            frame_delay=frame_delay(config, virtual=isinstance(self.clock, ManualClock)),
         )
         self.bindings: KeyBindings = bindings_from_input_config(config.input)
         self.actions = ActionMap(game_action_names(config.input))

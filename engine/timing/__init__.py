@@ -18,6 +18,7 @@ Modules, one concept each:
 """
 
 from engine.timing.clock import NS_PER_MS, NS_PER_S, Clock, ManualClock, RealClock
+from engine.timing.frame_delay import FrameDelay, FrameDelaySettings
 from engine.timing.game_loop import FrameReport, GameLoop, LimitWhen, PacingPolicy
 from engine.timing.limiter import FrameLimiter, LimiterSettings
 from engine.timing.pacer import (
@@ -44,6 +45,8 @@ __all__ = [
     "Cadence",
     "Clock",
     "FrameDecision",
+    "FrameDelay",
+    "FrameDelaySettings",
     "FrameLimiter",
     "FramePacer",
     "FrameReport",

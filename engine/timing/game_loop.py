@@ -3,8 +3,9 @@
 Each call to :meth:`GameLoop.run_frame` is one frame::
 
     frame start = the timestamp taken right after the previous present
-    poll_events()                                   # once per frame
     plan = planner.plan(frame start)                # when this frame will be shown
+    sleep until frame_delay.wake_ns(...)            # frames just in time (if a delay is set)
+    poll_events()                                   # once per frame: input is read here
     decision = pacer.advance(frame time)            # how many ticks, alpha, dropped time
     fixed_update(tick) x decision.updates           # the only place game state changes
     render(alpha)                                   # draws, never changes state
@@ -41,6 +42,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from engine.timing.clock import NS_PER_S, Clock
+from engine.timing.frame_delay import FrameDelay
 from engine.timing.limiter import FrameLimiter
 from engine.timing.pacer import FrameDecision, FrameTime, TimingMode
 from engine.timing.present_plan import FREE_PLAN, PlanKind, PlanSettings, PresentPlanner
@@ -74,6 +76,7 @@ class LimitWhen(StrEnum):
 
 # module constants: an enum member looked up on its class costs more than a global, per frame
 AUTO, ALWAYS, PACED = LimitWhen.AUTO, LimitWhen.ALWAYS, PlanKind.PACED
+VBLANK, CHECK = PlanKind.VBLANK, PlanKind.CHECK
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +99,8 @@ class FrameReport:
         probe: True for a start-up probe frame (no ticks, no render).
         plan: How the present was planned (a :class:`~engine.timing.present_plan.PlanKind` value).
         display_ns: When the frame was planned to be shown, if planned.
+        input_ns: When the frame read input (``poll_events``): its start, or later with a
+            frame delay.
     """
 
     index: int
@@ -112,6 +117,7 @@ class FrameReport:
     probe: bool = False
     plan: str = ""
     display_ns: int | None = None
+    input_ns: int | None = None
 
 
 class GameLoop:
@@ -132,6 +138,8 @@ class GameLoop:
         probe: What a probe frame shows (defaults to ``present``).
         planned: Plan every present (see the module docstring); ``False`` runs as the seeds did.
         plan_settings: Tuning of the planner.
+        frame_delay: Frames just in time (:mod:`engine.timing.frame_delay`), or ``None``: each
+            frame reads input as soon as the previous present returned. Needs ``planned``.
     """
 
     def __init__(
@@ -150,6 +158,7 @@ class GameLoop:
         probe: Callable[[], None] | None = None,
         planned: bool = True,
         plan_settings: PlanSettings | None = None,
+        frame_delay: FrameDelay | None = None,
     ) -> None:
         self.clock = clock
         self.pacer = pacer
@@ -158,6 +167,8 @@ class GameLoop:
         self.limit_when = LimitWhen(limit_when)
         #: The present planner, or ``None`` when the loop runs unplanned.
         self.planner = PresentPlanner(self.detector, limiter, plan_settings) if planned else None
+        #: The frame delay, or ``None``.
+        self.frame_delay = frame_delay if planned else None
         self._fixed_update = fixed_update
         self._render = render
         self._present = present
@@ -190,8 +201,6 @@ class GameLoop:
         detector = self.detector
         planner = self.planner
         frame = self._frame
-        if self._poll_events is not None:
-            self._poll_events()
         limiter = self.limiter
         limit_when = self.limit_when
         limiting = limiter is not None and (
@@ -208,6 +217,32 @@ class GameLoop:
             # changed (the paced presents abstain, so only checks can undo an old verdict)
             checks = limit_when is AUTO or frame.real_ns < self._checks_until_ns
             plan = planner.plan(frame.real_ns, limiting=limiting, checks=checks)
+        delay = self.frame_delay
+        kind = plan.kind
+        delayed = False
+        if (
+            delay is not None
+            and planner is not None
+            and plan.display_ns is not None
+            and (kind is VBLANK or kind is PACED or kind is CHECK)
+        ):
+            # the work up to the flip: ticks and render, the present's own cost, and on the
+            # vblank grid the detector's clean lead (called that long before its vblank, a
+            # present waits whatever its wake-up noise, so the grid keeps seeing the early
+            # returns it is fitted to, and the grid's uncertainty is covered twice)
+            need = planner.work.value_ns + planner.settings.work_margin_ns
+            if kind is VBLANK:
+                need += detector.present_cost_ns + round(detector.clean_lead_ns)
+            else:  # shown when the present returns: after its own work
+                need += detector.paced_cost_ns
+            wake = delay.wake_ns(frame.real_ns, plan.display_ns, need)
+            if wake is not None:
+                clock.sleep_until(wake)
+                delay.slept(wake, clock.now_ns())
+                delayed = True
+        input_ns = clock.now_ns()
+        if self._poll_events is not None:
+            self._poll_events()
         if plan.display_ns is not None:
             frame = FrameTime(
                 frame.real_ns,
@@ -224,7 +259,7 @@ class GameLoop:
         self._render(decision.alpha)
         issue_ns = plan.issue_ns
         if planner is not None:
-            planner.finished(clock.now_ns() - frame.real_ns)
+            planner.finished(clock.now_ns() - input_ns)
         elif limiting and limiter is not None:
             issue_ns = limiter.deadline(frame.real_ns, clock.now_ns())
         if issue_ns is not None:
@@ -237,6 +272,14 @@ class GameLoop:
             estimate = detector.observe(present_ns, present_ns - ready_ns, paced=paced)
             smooth_ns = estimate.smooth_ns
             planner.shown(estimate)
+            if delayed and delay is not None and plan.display_ns is not None:
+                # late: flipped a vblank after the planned one, or ready after the deadline
+                period = detector.period_ns
+                if kind is VBLANK and smooth_ns is not None and period is not None:
+                    delay.shown(smooth_ns - plan.display_ns < period / 2)
+                else:  # ready for the limiter's deadline
+                    issue = plan.display_ns if plan.issue_ns is None else plan.issue_ns
+                    delay.shown(ready_ns - issue < planner.settings.hold_guard_ns)
         else:
             estimate = detector.observe(
                 present_ns, present_ns - ready_ns, paced=issue_ns is not None
@@ -262,8 +305,9 @@ class GameLoop:
             verdict,
             refresh_hz,
             False,
-            plan.kind,  # a StrEnum: its value, without the enum lookup per frame
+            kind,  # a StrEnum: its value, without the enum lookup per frame
             plan.display_ns,
+            input_ns,
         )
         self.frames += 1
         return report

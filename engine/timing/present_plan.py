@@ -198,7 +198,13 @@ class PresentPlanner:
             limiting: Whether the limiter paces presents now.
             checks: Whether paced frames may be checked (see the module docstring).
         """
-        ready_ns = start_ns + self.work.value_ns + self.settings.work_margin_ns
+        # the image can flip no sooner than the work, then the present call's own work, are done
+        ready_ns = (
+            start_ns
+            + self.work.value_ns
+            + self.settings.work_margin_ns
+            + self.detector.present_cost_ns
+        )
         if limiting and self.limiter is not None:
             plan = self._plan_paced(start_ns, ready_ns, checks)
         elif self.detector.verdict is not False and self.detector.period_ns is not None:
@@ -240,7 +246,10 @@ class PresentPlanner:
             return FREE_PLAN
         issue_ns = None
         if previous is not None and target - previous > 1.5 * period:
-            issue_ns = target - round(period) + guard
+            # just after the vblank before the target, so the image cannot flip there; but soon
+            # enough that the present's own work is done before the target
+            cost = detector.present_cost_ns
+            issue_ns = min(target - round(period) + guard, target - cost - guard)
         vblanks = None
         if self._last_plan_ns is not None and target - self._last_plan_ns > period / 2:
             vblanks = round((target - self._last_plan_ns) / period)
@@ -250,7 +259,9 @@ class PresentPlanner:
 
     def _usual_vblanks(self, period: float) -> int:
         """Vblanks per frame in a steady cadence: how many periods the work needs, with hysteresis."""
-        work = (self.work.value_ns + self.settings.work_margin_ns) / period
+        work = (
+            self.work.value_ns + self.settings.work_margin_ns + self.detector.present_cost_ns
+        ) / period
         cadence = math.floor(work) + 1
         if cadence != self._cadence:
             boundary = max(cadence, self._cadence) - 1
@@ -266,8 +277,10 @@ class PresentPlanner:
             self._interval, self._lead_ns = interval, round(interval)
         lead_ns = self._lead_ns
         deadline, on_grid = limiter.plan(start_ns, ready_ns)
+        # without vsync the image appears when the present returns: after its own work
+        shown = self.detector.paced_cost_ns
         if not on_grid:
-            return PresentPlan(PlanKind.OVERRUN, deadline, deadline, lead_ns, None)
+            return PresentPlan(PlanKind.OVERRUN, deadline + shown, deadline, lead_ns, None)
         settings = self.settings
         if checks and settings.check_interval_ns:
             due = self._next_check_ns
@@ -281,5 +294,5 @@ class PresentPlanner:
                 issue_ns = (
                     deadline - early if early >= settings.min_check_shift_ns else deadline + most
                 )
-                return PresentPlan(PlanKind.CHECK, issue_ns, issue_ns, lead_ns, None)
-        return PresentPlan(PlanKind.PACED, deadline, deadline, lead_ns, None)
+                return PresentPlan(PlanKind.CHECK, issue_ns + shown, issue_ns, lead_ns, None)
+        return PresentPlan(PlanKind.PACED, deadline + shown, deadline, lead_ns, None)

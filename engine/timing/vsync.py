@@ -24,14 +24,23 @@ detector uses three signals:
    as a prior that the timestamps must *confirm*: a grid starts on the nominal period when the
    presents' intervals are whole numbers of it (exactly one for presents called back to back, like
    the start-up probes), and keeps it until the least-squares period of the presents refutes it
-   by ``prior_sigmas`` standard errors. Once the timestamps pin the rate to ``refresh_precision_hz``
-   on their own, :attr:`VsyncDetector.refresh_hz` reports the measured rate. A "60 Hz" mode that
+   by ``prior_sigmas`` standard errors (a grid starts on it only when the presents' own period
+   agrees within ``establish_sigmas``, so a display a little off its nominal rate is measured).
+   Once the timestamps pin the rate to ``refresh_precision_hz`` on their own,
+   :attr:`VsyncDetector.refresh_hz` reports the measured rate. A "60 Hz" mode that
    really presents at 59.94 Hz is measured within 150 presents even with ±2 ms of noise; a wrong
    prior (the OS says 60, the panel runs 144) is never used: the presents do not land on its grid.
    The prior matters at high refresh rates with noisy timestamps: at 240 Hz with ±2 ms of wake-up
    noise, 150 presents pin the period only to ±0.1 Hz, but confirm 240 Hz. The wake-up noise the
    detector tolerates (``noise_allowance_ns``) applies only on a grid the prior vouches for;
    without one, presents must land within a tenth of a period of the grid, as before.
+
+4. **The present's own cost.** A present may do work before it waits (software GL copies the
+   picture inside ``flip()``): its duration is then no proof of a wait. The detector learns that
+   cost from which vblank each image flips at (:meth:`VsyncDetector._learn_cost`), places each
+   present at the first vblank after its call *plus* the cost, and counts as blocking only the
+   time beyond it; while the limiter paces, a check is judged against the paced presents'
+   durations (same duration: it did not wait).
 
 **Votes.** Each present votes "vsync on" when it blocked *and* returned close enough to its vblank
 (within the wake-up noise the detector tolerates, ``noise_allowance_ns``; a present can block for
@@ -93,6 +102,16 @@ class VsyncSettings:
             standard errors from it (see ``_VblankGrid._check_prior``).
         refresh_precision_hz: The measured period replaces the nominal one once it pins the
             refresh rate this closely (three standard errors).
+        establish_sigmas: A grid starts on the nominal period only when the presents' own
+            least-squares period is within this many standard errors of it. Stricter than
+            ``prior_sigmas``: a grid on a wrong period re-places the presents that drift off it
+            on the wrong vblanks, which hides the evidence against it; starting on the measured
+            period costs nothing (the nominal rate still vouches for the noise allowance).
+        cost_window_frames: Presents kept to learn the present call's own cost (see
+            :attr:`VsyncDetector.present_cost_ns`) and the paced presents' durations.
+        prior_vouch_fraction: A grid whose period is within this fraction of the nominal one is
+            a real display near its reported rate (OSes round, panels run a little off): its
+            presents that blocked get the wake-up noise allowance, as on the nominal period.
     """
 
     vote_window_frames: int = 30
@@ -109,6 +128,9 @@ class VsyncSettings:
     grid_reset_misses: int = 8
     prior_sigmas: float = 5.0
     refresh_precision_hz: float = 0.05
+    prior_vouch_fraction: float = 0.035
+    establish_sigmas: float = 3.0
+    cost_window_frames: int = 64
 
 
 class PresentEstimate(NamedTuple):
@@ -171,6 +193,7 @@ class _VblankGrid:
         "_phase_ns",
         "_points",
         "_recent",
+        "_shadow",
         "_since_check",
         "_sorted",
         "_sorted_clean",
@@ -196,6 +219,10 @@ class _VblankGrid:
         self._clean_points: deque[tuple[int, int]] = deque()  # (n, t - base * n)
         self._c = [0, 0, 0, 0, 0, 0]  # count, sum n, sum u, sum n*n, sum n*u, sum u*u
         self._since_check = 0
+        # (time, count, grid index) of the latest blocked present on the grid, its count of
+        # vblanks taken from interval to interval (not from its place on the grid): the clean
+        # fit's index while the nominal period holds (see add)
+        self._shadow: tuple[int, int, int] | None = None
         self._base_ns = 0.0  # the period at the grid's start: the clean sums are relative to it
         self._uncertainty_ns = float(settings.noise_allowance_ns)
         self._tolerances = (0.0, 0.0)  # (strict, noisy) for the current period
@@ -233,6 +260,7 @@ class _VblankGrid:
         self._uncertainty_ns = float(self.settings.noise_allowance_ns)
         self.period_ns = None
         self._fixed = False
+        self._shadow = None
         self._misses.clear()
         self._miss_count = 0
 
@@ -245,7 +273,11 @@ class _VblankGrid:
         """
         strict = period * self.settings.grid_tolerance
         prior = self.prior_ns
-        if not noisy or prior is None or abs(period - prior) > 0.005 * prior:
+        if (
+            not noisy
+            or prior is None
+            or abs(period - prior) > self.settings.prior_vouch_fraction * prior
+        ):
             return strict
         return min(period / 2, max(strict, self.settings.noise_allowance_ns))
 
@@ -271,10 +303,20 @@ class _VblankGrid:
         # its stated uncertainty for hundreds of frames (each then shown a refresh late).
         self._clean_lead_ns = self.noise_ns + self.settings.block_on_ns + 2.0 * self._uncertainty_ns
 
+    @property
+    def clean_lead_ns(self) -> float:
+        """See :attr:`VsyncDetector.clean_lead_ns`."""
+        return self._clean_lead_ns
+
     def time_of(self, n: int) -> int:
         """Grid time of vblank ``n``."""
         assert self.period_ns is not None
         return self._origin_ns + round(self._phase_ns + self.period_ns * n)
+
+    @property
+    def last_index(self) -> int:
+        """Grid index of the latest placed present."""
+        return self._last_n
 
     def index_after(self, t_ns: int) -> int:
         """Index of the first grid vblank strictly after ``t_ns``."""
@@ -403,22 +445,19 @@ class _VblankGrid:
           the confirmed nominal period, which is steadier than a slope refitted every frame.
         """
         assert self.prior_ns is not None
-        count, sn, st, snn, snt, stt = self._c
-        sxx = count * snn - sn * sn
-        if sxx <= 0:
+        fit = _slope_and_sigma(self._c, self._base_ns, self.prior_ns)
+        if fit is None:
             return
-        sxy = count * snt - sn * st
-        syy = count * stt - st * st
-        slope = self._base_ns + sxy / sxx
-        # residual sum of squares, exactly: (syy * sxx - sxy**2) / (sxx * count)
-        sse = (syy * sxx - sxy * sxy) / (sxx * count)
-        sigma = math.sqrt(max(sse, 0.0) / (count - 2) * count / sxx)
-        # never demand more precision than a part in a million (timestamps are whole ns)
-        sigma = max(sigma, self.prior_ns * 1e-6)
+        slope, sigma = fit
         if abs(slope - self.prior_ns) > self.settings.prior_sigmas * sigma:
-            self._fixed = False
             self.prior_refuted = True
+            self._fixed = False
             self.measured_ns = None
+            shadow = self._shadow
+            if shadow is not None and shadow[1] != shadow[2]:
+                # the grid placed presents on the wrong vblanks (its indices followed the wrong
+                # period): start again on the measured period
+                self.reset()
         elif 3 * NS_PER_S * sigma / (slope * slope) <= self.settings.refresh_precision_hz:
             self.measured_ns = slope
 
@@ -452,6 +491,13 @@ class _VblankGrid:
                 for t, ready in zip(times, readies[1:], strict=False)
             )
             matches = abs(median - k * prior) <= self.tolerance_ns(prior, noisy)
+            if matches and k >= 1:
+                # Each interval is within the noise of a whole number of nominal periods, but a
+                # display a few percent off its nominal rate passes that too: the presents' own
+                # least-squares period (against those whole numbers) must agree with the nominal
+                # one within its standard error, or the grid would lock on the wrong rate and
+                # drift through the vblanks (61 Hz reported as 60: 250 double frames in 3,000).
+                matches = self._agrees_with_prior(times, prior)
             if back_to_back and not (k == 1 and matches):
                 # back-to-back presents measure the period itself: it is not the nominal one
                 self.prior_refuted = True
@@ -517,7 +563,27 @@ class _VblankGrid:
                 self._add_clean(n, t - origin)
             self._add_point(n, t - origin, clean)
         self._last_n = ns[-1]
+        self._shadow = (times[-1], ns[-1], ns[-1])
         return True
+
+    def _agrees_with_prior(self, times: list[int], prior: float) -> bool:
+        """Whether the least-squares period of ``times`` (counted in whole nominal periods) lies
+        within ``establish_sigmas`` standard errors of the nominal period."""
+        ns = [0]
+        for a, b in pairwise(times):
+            count = max(1, round((b - a) / prior))
+            if abs(b - a - count * prior) > prior / 4:
+                # noise near half a period: the counts are not certain, and a wrong count
+                # would refute a right period (this test then cannot tell; the later one can)
+                return True
+            ns.append(ns[-1] + count)
+        base = round(prior)
+        fit = _slope_and_sigma(
+            _sums(ns, [t - times[0] - base * n for t, n in zip(times, ns, strict=True)]),
+            base,
+            prior,
+        )
+        return fit is None or abs(fit[0] - prior) <= self.settings.establish_sigmas * fit[1]
 
     def _common_period(self, intervals: list[int], noisy: bool) -> float | None:
         """The longest period (median / 1..4) that every interval is a whole multiple of."""
@@ -589,8 +655,31 @@ class _VblankGrid:
             ready_ns is None or vblank - ready_ns >= self._clean_lead_ns
         )
         t_rel = present_ns - self._origin_ns
+        count = n
+        if self._fixed and noisy:
+            # On the nominal period the grid cannot see its own error: a display slightly off
+            # the nominal rate drifts along the grid, and the presents that drift off it are
+            # placed on the neighbouring vblanks, so their grid indices follow the nominal period
+            # whatever the display does (a sawtooth the slope cannot refute). The clean fit that
+            # tests the nominal period therefore counts vblanks from each present's interval to
+            # the previous one, which a small rate error cannot shift.
+            # This needs intervals whose noise cannot reach half a period (returns within the
+            # noise of their vblanks, and noise under a quarter of the period); a present that
+            # returned late, or any present on a grid noisier than that, advances the count by
+            # the grid's own increment and is no anchor for the next interval.
+            shadow = self._shadow
+            if shadow is None:
+                self._shadow = (present_ns, n, n)
+            else:
+                anchor_ns, anchor_count, anchor_n = shadow
+                count = anchor_count + n - anchor_n
+                if on_grid and 4 * self.noise_ns < period:
+                    count = anchor_count + max(1, round((present_ns - anchor_ns) / period))
+                    self._shadow = (present_ns, count, n)
         if clean and abs(residual) < period / 2:
-            self._add_clean(n, t_rel)
+            self._add_clean(count, t_rel)
+            if self.period_ns is None:  # the nominal period was refuted: the grid starts again
+                return (round(vblank), vblanks, on_grid, late or brief)
         if noisy and on_grid:
             size = abs(residual)
             self._noise_abs_ns += (size - self._noise_abs_ns) / 64
@@ -680,6 +769,44 @@ def _slope(sums: list[int], base: float) -> float | None:
     return None if sxx <= 0 else base + (count * snu - sn * su) / sxx
 
 
+def _slope_and_sigma(sums: list[int], base: float, prior: float) -> tuple[float, float] | None:
+    """Least-squares period from the sums of ``u = t - base * n`` and its standard error.
+
+    The standard error never falls below a part in a million of ``prior`` (timestamps are whole
+    ns), so a prior is never refuted by rounding. ``None`` with fewer than three points.
+    """
+    count, sn, st, snn, snt, stt = sums
+    sxx = count * snn - sn * sn
+    if sxx <= 0 or count < 3:
+        return None
+    sxy = count * snt - sn * st
+    syy = count * stt - st * st
+    slope = base + sxy / sxx
+    # residual sum of squares, exactly: (syy * sxx - sxy**2) / (sxx * count)
+    sse = (syy * sxx - sxy * sxy) / (sxx * count)
+    sigma = math.sqrt(max(sse, 0.0) / (count - 2) * count / sxx)
+    return slope, max(sigma, prior * 1e-6)
+
+
+def _separating_band(samples: list[tuple[int, bool]]) -> tuple[int, int | None]:
+    """The thresholds ``c`` with the fewest samples on their wrong side (``(s, True)`` with
+    ``s >= c``, or ``(s, False)`` with ``s < c``): the lowest one, and the end of that run of
+    equally good thresholds (``None`` when it runs past every sample). ``(0, ...)`` without
+    skips."""
+    ordered = sorted(samples)
+    errors = sum(1 for _, skipped in ordered if skipped)  # threshold 0: every skip is wrong
+    low, best_errors = 0, errors
+    high: int | None = ordered[0][0] if ordered else None
+    for i, (s, skipped) in enumerate(ordered):
+        errors += -1 if skipped else 1  # moving the threshold past this sample
+        end = ordered[i + 1][0] if i + 1 < len(ordered) else None
+        if errors < best_errors:
+            low, high, best_errors = s + 1, end, errors
+        elif errors == best_errors and high is not None and high <= s + 1:
+            high = end  # the run of equally good thresholds goes on
+    return low, high
+
+
 def _place_all(
     times: list[int], readies: list[int | None], origin: int, phase: float, period: float
 ) -> tuple[list[int], list[float]] | None:
@@ -716,11 +843,17 @@ class VsyncDetector:
     """
 
     __slots__ = (
+        "_cost_samples",
         "_grid",
         "_on_votes",
+        "_paced_blocks",
+        "_placement_cost_ns",
+        "_presents",
+        "_since_cost",
         "_votes",
         "doubted",
         "frames",
+        "present_cost_ns",
         "settings",
         "verdict",
     )
@@ -733,6 +866,21 @@ class VsyncDetector:
         self._votes: deque[tuple[int, bool]] = deque(maxlen=self.settings.vote_window_frames)
         self._on_votes = 0
         self.verdict: bool | None = None
+        window = self.settings.cost_window_frames
+        # (time from the call to the first grid vblank after it, whether the image skipped it),
+        # the skips and the others apart: a loop that now holds its presents early enough
+        # never skips, which proves nothing against the skips it saw before
+        self._cost_samples = (
+            deque[tuple[int, bool, int]](maxlen=window // 2),
+            deque[tuple[int, bool, int]](maxlen=window // 2),
+        )
+        self._since_cost = 0
+        self._presents = 0  # presents that taught the cost, probes included
+        self._paced_blocks: deque[int] = deque(maxlen=window // 2)
+        #: The present call's own cost in ns, as far as the flips prove it (0 while no present
+        #: has been seen to miss a vblank it was called before; see :meth:`_learn_cost`).
+        self.present_cost_ns = 0
+        self._placement_cost_ns = 0
         #: Whether the latest vote disagreed with the verdict: evidence worth checking again soon.
         self.doubted = False
         self.frames = 0
@@ -793,6 +941,13 @@ class VsyncDetector:
         """The wake-up noise bound seen on the grid (half the spread of the fitted presents)."""
         return self._grid.noise_ns
 
+    @property
+    def clean_lead_ns(self) -> float:
+        """How long before its vblank a present must be called to wait for it whatever its
+        wake-up noise (the noise bound, the blocking threshold and twice the grid's
+        uncertainty): only such presents show the grid their early returns."""
+        return self._grid.clean_lead_ns
+
     def vblank_after(self, t_ns: int) -> int | None:
         """Time of the first grid vblank strictly after ``t_ns``, or ``None`` without a grid."""
         grid = self._grid
@@ -821,11 +976,23 @@ class VsyncDetector:
         Returns:
             The present's place on the vblank grid, if any.
         """
-        blocked = None if block_ns is None else block_ns >= self.settings.block_on_ns
-        ready_ns = None if block_ns is None else present_ns - block_ns
-        smooth_ns, vblanks, on_grid, unsure = self._grid.add(
+        settings = self.settings
+        call_ns = None if block_ns is None else present_ns - block_ns
+        # the image could flip no sooner than the call plus the present's own work
+        ready_ns = None if call_ns is None else call_ns + self._placement_cost_ns
+        blocked = (
+            None if block_ns is None else block_ns - self.present_cost_ns >= settings.block_on_ns
+        )
+        if block_ns is not None and not probe and not paced:
+            blocked = self._judge_against_paced(block_ns, blocked)
+        grid = self._grid
+        if call_ns is not None and grid.period_ns is not None and not paced:
+            self._learn_cost(present_ns, call_ns)
+        smooth_ns, vblanks, on_grid, unsure = grid.add(
             present_ns, ready_ns, blocked, paced, self.verdict is not False
         )
+        if paced and block_ns is not None:
+            self._paced_blocks.append(block_ns)
         if not probe:
             self.frames += 1
             vote: bool | None
@@ -842,6 +1009,95 @@ class VsyncDetector:
         if smooth_ns is None:
             vblanks = None
         return PresentEstimate(present_ns, smooth_ns, vblanks)
+
+    def _learn_cost(self, present_ns: int, call_ns: int) -> None:
+        """Learn the present call's own cost from which vblanks its images flip at.
+
+        Its duration alone cannot tell: a present that copies the picture for 4 ms (software GL
+        under X) and one that waits 4 ms for a vblank return alike. What tells them apart is
+        *which* vblank the image flipped at. A present called ``s`` before the first vblank after
+        its call flips there when its own work ``c`` is shorter than ``s``, and at a later one
+        otherwise: the presents whose images skipped that vblank are those called less than
+        ``c`` before it. The cost is the threshold on ``s`` that separates the skipped from the
+        others with the fewest exceptions (a rare late wake-up is one exception, not a cost);
+        with no skips it is 0, as for a present that only waits.
+        """
+        grid = self._grid
+        period = grid.period_ns
+        assert period is not None
+        # the first vblank the image could flip at: after the call, and after the previous image
+        first = grid.time_of(max(grid.index_after(call_ns), grid.last_index + 1))
+        # skipped: returned nearer the vblank after that one than that one (beyond the noise)
+        skipped = present_ns - first > max(period / 2, grid.noise_ns + grid.phase_uncertainty_ns())
+        self._presents += 1
+        index = self._presents
+        self._cost_samples[skipped].append((first - call_ns, skipped, index))
+        self._since_cost += 1
+        if self._since_cost >= 8 and not self._cost_samples[1]:
+            self._since_cost = 0  # nothing ever skipped: no cost (the usual case, at no cost)
+            self.present_cost_ns = self._placement_cost_ns = 0
+        elif self._since_cost >= 8:
+            self._since_cost = 0
+            samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
+            low, high = _separating_band(samples)
+            # A cost makes (nearly) every present called closer to its vblank than the cost
+            # skip it, one after another. Late wake-ups (a busy desktop) make a few presents
+            # look skipped at any distance: over a long run the skips kept may be as many as
+            # the others kept, but they are far apart. So the skips below the threshold must
+            # be dense (at least a quarter of the presents over the span they were seen in,
+            # and three times as dense as the presents there that did not skip).
+            dense = []
+            for group in self._cost_samples:
+                below = [i for s, _, i in group if s < low]
+                dense.append(len(below) / (below[-1] - below[0] + 1) if below else 0.0)
+            skipped_below = sum(1 for s, _, _ in self._cost_samples[1] if s < low)
+            if skipped_below < 4 or dense[1] < max(0.25, 3.0 * dense[0]):
+                low, high = 0, None
+            self.present_cost_ns = low
+            # A steady loop calls each present at the same distance before its vblank, so the
+            # skips prove only that the cost is at least that distance (``low``); the band of
+            # costs that explain every flip reaches to the calls that did not skip, or to a
+            # period. Presents are placed with its middle, as far from both ends as possible.
+            top = period if high is None else min(high, period)
+            self._placement_cost_ns = round((low + top) / 2) if low else 0
+
+    @property
+    def paced_cost_ns(self) -> int:
+        """What a paced present typically takes (the median of the recent ones) when that is a
+        real cost (at least ``block_on_ns``: a slow present without vsync, whose image appears
+        when the copy is done), else 0."""
+        blocks = self._paced_blocks
+        if len(blocks) < 3:
+            return 0
+        median = sorted(blocks)[len(blocks) // 2]
+        return median if median >= self.settings.block_on_ns else 0
+
+    def _judge_against_paced(self, block_ns: int, blocked: bool | None) -> bool | None:
+        """Whether an unpaced present (a check) waited, judged against the paced presents.
+
+        While the limiter paces, every paced present takes what the present costs plus any wait
+        for its vblank; a check is called a little earlier (or later) than its deadline. If the
+        display waits for vblanks, the check waits until the same vblank: it takes longer (or a
+        period shorter or longer) than the paced presents. If it does not, the check costs what
+        they cost. So with paced presents that take time (a slow present, vsync or not), a check
+        that took as long as they did, within their own spread, did not wait: ``False``; one far
+        outside that spread waited: ``True``; in between it cannot tell: ``None``. (With
+        presents that cost nothing this is blocking as before: the paced ones take microseconds.)
+        """
+        blocks = self._paced_blocks
+        if len(blocks) < 3:  # while doubted every paced frame is a check: few come
+            return blocked
+        ordered = sorted(blocks)
+        low, high = ordered[len(ordered) // 8], ordered[-1 - len(ordered) // 8]
+        block_on = self.settings.block_on_ns
+        if low < block_on:
+            # Paced presents that (often) return at once: blocking tells, measured from what
+            # the quickest of them cost (a present of 0.25 ms is not a wait).
+            return block_ns - low >= block_on + block_on // 2
+        spread = high - low + block_on
+        if low - spread <= block_ns <= high + spread:
+            return False if low - block_on <= block_ns <= high + block_on else None
+        return True
 
     def _vote(self, now_ns: int, vote: bool) -> None:
         votes = self._votes

@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 
 from engine.runtime.launch import OneLineParser, count_arg, number_arg, png_path
+from engine.timing.frame_delay import AUTO, MAX_FIXED_MS, OFF
 from engine.tools.monitor_sim.policies import ALL_POLICIES
 from engine.tools.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, simulate
 
@@ -48,6 +49,18 @@ def _policies(text: str) -> tuple[str, ...]:
     if not names:
         raise argparse.ArgumentTypeError("no policy given")
     return names
+
+
+def _frame_delay(text: str) -> str | float:
+    word = text.strip().lower()
+    if word in (AUTO, OFF):
+        return word
+    try:
+        return number_arg("frame delay", maximum=MAX_FIXED_MS, unit=" ms")(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f'frame delay must be "auto", "off" or 0..{MAX_FIXED_MS:g} ms, got {text[:30]!r}'
+        ) from None
 
 
 def _seed_range(text: str) -> range:
@@ -173,6 +186,27 @@ def build_parser() -> argparse.ArgumentParser:
         "rate rounded to whole Hz",
     )
     p.add_argument(
+        "--queue-depth",
+        type=count_arg("queue depth", 1, maximum=3),
+        default=1,
+        help="vsync on: frames that may wait for their vblank (the swap chain, 'max pre-rendered "
+        "frames'); a present returns at once while fewer wait and blocks until a vblank frees "
+        "a place; 1 (default): it returns when its own image flips",
+    )
+    p.add_argument(
+        "--frame-delay",
+        type=_frame_delay,
+        default="off",
+        help='frames just in time (our policies but strict): "auto", "off" (default) or '
+        "milliseconds after the frame could start",
+    )
+    p.add_argument(
+        "--mailbox",
+        action="store_true",
+        help="a compositor: a present never blocks; each vblank shows the newest image "
+        "presented before it (older unshown ones are dropped)",
+    )
+    p.add_argument(
         "--vrr",
         action="store_true",
         help="variable refresh: present when ready, at most --refresh-hz",
@@ -264,6 +298,9 @@ def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
         vsync_off_at=args.vsync_off_at,
         vsync_on_at=args.vsync_on_at,
         vrr=args.vrr,
+        queue_depth=args.queue_depth,
+        mailbox=args.mailbox,
+        frame_delay=args.frame_delay,
         reported_hz=args.reported_hz,
         noise_model=args.noise_model,
         phase=args.phase,

@@ -9,6 +9,16 @@ cases the seed did not have:
 * **VRR** (variable refresh): the panel refreshes as soon as a frame is presented, but no sooner than
   ``1 / refresh_hz`` after the previous refresh, so ``refresh_hz`` is the panel's maximum. A loop
   faster than the maximum sees a fixed refresh at the maximum; a slower one sees no refresh at all.
+* **queue depth** ``N`` (vsync on): up to ``N - 1`` presented images may wait for their vblank
+  (a swap chain with that many back buffers, "max pre-rendered frames"). A present returns at
+  once (after ~1 µs) while fewer wait, and otherwise blocks until the vblank that shows the
+  oldest waiting image and so frees a place, then wakes up one noise sample later. Every image
+  flips at the first vblank after its present and after the previous image's, in order.
+  ``N = 1`` is the model above: a present returns when its own image flips.
+* **mailbox** (a compositor: DWM in a window, macOS, Wayland): a present never blocks; each
+  vblank shows the newest image presented before it, and older images presented since the
+  previous vblank are never shown. The simulation resolves which images were dropped
+  afterwards (:func:`shown_images`).
 * ``vsync_off_at``: from that game frame on, vsync behaves as off (a driver setting toggled);
   ``vsync_on_at``: vsync is off until that frame, then on.
 
@@ -29,6 +39,7 @@ All times are integer nanoseconds on the simulation's :class:`~engine.timing.Man
 from __future__ import annotations
 
 import random
+from collections import deque
 from enum import StrEnum
 from fractions import Fraction
 
@@ -68,6 +79,8 @@ class SimDisplay:
             0: nothing reported).
         present_ns: Work inside the present call itself, vsync or not (software GL copying the
             picture to an X server: about 4 ms at 1280x720 here), with a quarter of it as jitter.
+        queue_depth: Images that may wait for their vblank, the present's included (1-3).
+        mailbox: A compositor (see the module docstring); takes precedence over ``vsync``.
     """
 
     def __init__(
@@ -85,8 +98,16 @@ class SimDisplay:
         noise_model: NoiseModel = NoiseModel.UNIFORM,
         reported_hz: float | None = None,
         present_ns: int = 0,
+        queue_depth: int = 1,
+        mailbox: bool = False,
     ) -> None:
+        if not 1 <= queue_depth <= 3:
+            raise ValueError(f"queue depth must be 1..3, got {queue_depth}")
         self.clock = clock
+        self.queue_depth = queue_depth
+        self.mailbox = mailbox
+        # vblank times of presented images that have not flipped yet (queue depth > 1)
+        self._waiting: deque[int] = deque()
         self.present_ns = present_ns
         self.rng = rng
         self.refresh_hz = Fraction(refresh_hz)
@@ -110,6 +131,8 @@ class SimDisplay:
         self._last_index: int | None = None
         #: Game frame index of the current frame, set by the simulation.
         self.frame = 0
+        #: The latest present's own work (the copy) in ns.
+        self.copy_ns = 0
 
     @property
     def period_ns(self) -> float:
@@ -149,20 +172,36 @@ class SimDisplay:
         """Present a frame: advance the clock; return (time shown, vblank index or None)."""
         clock = self.clock
         if self.present_ns:  # the copy comes first; a vsync'd swap then waits for the vblank
-            clock.advance(self.present_ns + round((self.rng.random() - 0.5) * self.present_ns / 2))
+            self.copy_ns = self.present_ns + round((self.rng.random() - 0.5) * self.present_ns / 2)
+            clock.advance(self.copy_ns)
         now = clock.now_ns()
+        if self.mailbox and not self.vrr:
+            # shown at the next vblank unless a newer image comes before it (see shown_images)
+            k = self.vblank_after(now)
+            self._last_shown_ns = self.offset_ns + (k * NS_PER_S * self._den) // self._num
+            clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10) + self._tail_ns())
+            return self._last_shown_ns, k
         if self.vsync_now():
             k = self.vblank_after(now)
             if self._last_index is not None and k <= self._last_index:
                 k = self._last_index + 1  # one image per vblank, even after an early wake-up
             self._last_index = k
             vblank_ns = self.offset_ns + (k * NS_PER_S * self._den) // self._num
+            self._last_shown_ns = vblank_ns
+            waiting = self._waiting
+            if self.queue_depth > 1:
+                while waiting and waiting[0] <= now:
+                    waiting.popleft()  # flipped already: its place is free
+                waiting.append(vblank_ns)
+                if len(waiting) < self.queue_depth:
+                    clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10))
+                    return vblank_ns, k
+                vblank_ns = waiting[len(waiting) - self.queue_depth]  # frees a place
             noise = round((2.0 * self.rng.random() - 1.0) * self.noise_ns)
             if self.heavy:
                 noise += self._tail_ns()
             clock.set(max(now, vblank_ns + noise))
-            self._last_shown_ns = vblank_ns
-            return vblank_ns, k
+            return self._last_shown_ns, k
         if self.vrr:
             shown_ns = now
             if self._last_shown_ns is not None:
@@ -174,3 +213,13 @@ class SimDisplay:
         self._last_shown_ns = now
         clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10) + self._tail_ns())
         return now, None
+
+
+def shown_images(indices: list[int | None], mailbox: bool) -> list[bool]:
+    """Which presents' images were ever on screen: all of them, except with ``mailbox`` those
+    followed by a newer image before their vblank (the same vblank index)."""
+    if not mailbox:
+        return [True] * len(indices)
+    return [
+        i is None or j is None or i != j for i, j in zip(indices, [*indices[1:], None], strict=True)
+    ]

@@ -13,6 +13,11 @@ where the refresh allows it): the same refresh rates with ±2 ms of uniform wake
 late), vsync off on a 144 Hz display with each noise, and the mid-run switches with ±2 ms (at frame
 1500).
 
+**In the world rows** (issue 24), the same way: a reported rate a little off (``60.5Hz/60``,
+``61.8Hz/60``), a present that copies for 4 ms (``144Hz+present4``, ``off+present4``), queued
+frames (``144Hz-queue2``, ``60Hz-queue3``), a compositor (``mailbox``) and frames just in time
+with a 2 ms render (``60Hz-2ms-delay``, ``144Hz-2ms-delay``).
+
 **Default and full.** By default the seeds' loops run in the aligned phase only (the phase of their
 published numbers, ``DESIGN.md`` §4), which keeps the matrix at about a minute on two cores; ours
 run in both. ``full=True`` (``--matrix --full``) runs every policy in both phases, as
@@ -66,6 +71,22 @@ JITTER_CELLS: tuple[tuple[str, dict[str, object]], ...] = (
     ("vsync-on-mid~2ms", {"vsync_on_at": JITTER_SWITCH_AT, **UNIFORM_2MS}),
 )
 
+#: (cell name, changes to the reference model) of the "in the world" rows (issue 24), random phase,
+#: :data:`JITTER_UPDATES` updates, for :data:`JITTER_POLICIES`: a reported rate a little off, a
+#: present that takes time (vsync on and off), queued frames, a compositor's mailbox, and frames
+#: just in time with a 2 ms render.
+WORLD_CELLS: tuple[tuple[str, dict[str, object]], ...] = (
+    ("60.5Hz/60", {"refresh_hz": 60.5, "reported_hz": 60.0}),
+    ("61.8Hz/60", {"refresh_hz": 61.8, "reported_hz": 60.0}),
+    ("144Hz+present4", {"refresh_hz": 144.0, "present_ms": 4.0}),
+    ("off+present4", {"vsync": False, "present_ms": 4.0}),
+    ("144Hz-queue2", {"refresh_hz": 144.0, "queue_depth": 2}),
+    ("60Hz-queue3", {"queue_depth": 3}),
+    ("mailbox", {"mailbox": True}),
+    ("60Hz-2ms-delay", {"render_ms": 2.0, "frame_delay": "auto"}),
+    ("144Hz-2ms-delay", {"refresh_hz": 144.0, "render_ms": 2.0, "frame_delay": "auto"}),
+)
+
 PHASES = ("aligned", "random")
 #: The phases the seeds' loops run in by default (``full`` runs them in :data:`PHASES`).
 SEED_PHASES = ("aligned",)
@@ -88,7 +109,15 @@ def matrix_configs(
                 configs.append((cell, config))
         if policy in JITTER_POLICIES:
             configs.extend((cell, jitter_config(base, policy, cell)) for cell, _ in JITTER_CELLS)
+            configs.extend((cell, world_config(base, policy, cell)) for cell, _ in WORLD_CELLS)
     return configs
+
+
+def world_config(base: SimConfig, policy: str, cell: str) -> SimConfig:
+    """The config of "in the world" row ``cell`` for ``policy`` (as :func:`jitter_config`)."""
+    changes = dict(WORLD_CELLS)[cell]
+    updates = min(base.updates, JITTER_UPDATES)
+    return replace(base, policy=policy, phase="random", updates=updates, **changes)  # type: ignore[arg-type]
 
 
 def jitter_config(base: SimConfig, policy: str, cell: str) -> SimConfig:

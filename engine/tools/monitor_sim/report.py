@@ -38,6 +38,8 @@ def format_result(result: SimResult) -> str:
         f"MOTION ERROR: interpolated RMS {result.motion_error_rms_ms:.4f} ms, "
         f"max {result.motion_error_max_ms:.4f} ms; not interpolated RMS "
         f"{result.judder_rms_ms:.4f} ms, max {result.judder_max_ms:.4f} ms",
+        f"VBLANK ERROR: RMS {result.vblank_error_rms_ms:.4f} ms, max "
+        f"{result.vblank_error_max_ms:.4f} ms ({result.repeated_vblanks} vblanks repeated an image)",
         f"VSYNC VERDICT: {verdict}",
         f"REFRESH ESTIMATE: {_fmt_hz(result.refresh_estimate_hz)} Hz",
         f"FRAMES PER SECOND: {result.fps:.2f} ({result.held_vblanks} vblanks held back)",
@@ -64,6 +66,9 @@ MATRIX_COLUMNS = (
     ("drop_s", 6),
     ("motion_ms", 9),
     ("judder_ms", 9),
+    ("vbl_ms", 7),
+    ("vbl_max", 7),
+    ("rep", 5),
     ("vsync", 5),
     ("refresh", 9),
     ("fps", 7),
@@ -94,6 +99,9 @@ def format_matrix(rows: list[tuple[str, SimResult]]) -> str:
             f"{r.dropped_s:.2f}",
             f"{r.motion_error_rms_ms:.4f}",
             f"{r.judder_rms_ms:.3f}",
+            f"{r.vblank_error_rms_ms:.4f}",
+            f"{r.vblank_error_max_ms:.3f}",
+            r.repeated_vblanks,
             vsync,
             "-" if r.refresh_estimate_hz is None else f"{r.refresh_estimate_hz:.3f}",
             f"{r.fps:.1f}",

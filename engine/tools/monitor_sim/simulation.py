@@ -37,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.timing import GameLoop, ManualClock, TickRate, VsyncDetector
+from engine.timing import FrameDelay, GameLoop, ManualClock, TickRate, TimingMode, VsyncDetector
 from engine.timing.clock import NS_PER_MS, NS_PER_S
-from engine.tools.monitor_sim.display import NoiseModel, SimDisplay
+from engine.tools.monitor_sim.display import NoiseModel, SimDisplay, shown_images
 from engine.tools.monitor_sim.policies import build_policy
 
 #: Reference noise: uniform in ±(1/60 * 0.005) s (DESIGN.md §4).
@@ -69,6 +69,11 @@ class SimConfig:
         vsync_off_at: Frame from which vsync is off (``None``: never).
         vsync_on_at: Frame until which vsync is off (``None``: never).
         vrr: Variable refresh display.
+        queue_depth: Frames that may wait for their vblank with vsync on (1: a present returns
+            when its own image flips; see :class:`~engine.tools.monitor_sim.display.SimDisplay`).
+        mailbox: A compositor: presents never block, each vblank shows the newest image.
+        frame_delay: Frames just in time for our policies but ``strict``: ``"auto"``, ``"off"``
+            or milliseconds (see :mod:`engine.timing.frame_delay`).
         reported_hz: Refresh rate the OS reports (``None``: the refresh rounded to whole Hz; 0:
             none). Our policies' limiter paces at it (the tick rate without one).
         phase: ``aligned`` (clock and vblank grid start together at 0) or ``random``.
@@ -93,6 +98,9 @@ class SimConfig:
     vsync_off_at: int | None = None
     vsync_on_at: int | None = None
     vrr: bool = False
+    queue_depth: int = 1
+    mailbox: bool = False
+    frame_delay: str | float = "off"
     reported_hz: float | None = None
     phase: str = "aligned"
     seed: int = 1
@@ -130,6 +138,9 @@ class SimResult:
     held_vblanks: int
     latency_mean_ms: float
     latency_p99_ms: float
+    vblank_error_rms_ms: float
+    vblank_error_max_ms: float
+    repeated_vblanks: int
     verdict_changes: list[tuple[int, bool | None]]
     mode_frames: dict[str, int]
     digits: str = field(repr=False)
@@ -181,12 +192,17 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         noise_model=NoiseModel(config.noise_model),
         reported_hz=config.reported_hz,
         present_ns=round(config.present_ms * NS_PER_MS),
+        queue_depth=config.queue_depth,
+        mailbox=config.mailbox,
     )
     clock.wake_late_ns = display.sleep_lateness_ns
     reported = display.reported_hz
     limiter_hz = TickRate.from_hz(reported).rate_hz if reported else None
     setup = build_policy(config.policy, tick_rate, limiter_hz=limiter_hz)
     pacer = setup.pacer
+    frame_delay = None
+    if setup.planned and config.policy != TimingMode.STRICT:
+        frame_delay = FrameDelay.from_setting(config.frame_delay)
 
     update_ns = round(config.update_ms * NS_PER_MS)
     render_ns = round(config.render_ms * NS_PER_MS)
@@ -215,6 +231,8 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
 
     def present() -> None:
         shown.append(display.present())  # one entry per present, probes included
+        if display.frame in work_done:  # finished once its present's own work is done too
+            work_done[display.frame] += display.copy_ns
 
     loop = GameLoop(
         clock=clock,
@@ -227,6 +245,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         limit_when=setup.limit_when,
         probe_frames=config.probe_frames,
         planned=setup.planned,
+        frame_delay=frame_delay,
     )
     return _measure(config, loop, display, shown, counters, hitches, work_done, traces)
 
@@ -282,15 +301,28 @@ def _measure(
     slow = list(hitches | display.late_sleeps)
     hitch = np.isin(frame_ids, slow) | np.isin(frame_ids - 1, slow)
     decided = next((r.index for r in frames if r.vsync is not None), len(frames))
-    valid = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))[1:]
-    real_step = np.diff(shown_at).astype(np.float64)
-    err = (np.diff(shown_game) - real_step)[valid]
-    jud = (np.diff(newest_game) - real_step)[valid]
+    image_ok = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))
+    # the images that were ever on screen (a mailbox drops those superseded before their vblank)
+    visible = np.array(shown_images(indices, display.mailbox), dtype=bool)
+    valid = image_ok[visible][1:]
+    real_step = np.diff(shown_at[visible]).astype(np.float64)
+    err = (np.diff(shown_game[visible]) - real_step)[valid]
+    jud = (np.diff(newest_game[visible]) - real_step)[valid]
     if err.size:
         err = err - err.mean()
         jud = jud - jud.mean()
-    latency = _latency_ns(frame_ns, shown_at, updates)
+    input_ns = np.array(
+        [r.frame_ns if r.input_ns is None else r.input_ns for r in frames], dtype=np.int64
+    )
+    latency = _latency_ns(input_ns, shown_at, updates, visible)
     held = _held_vblanks(display, frame_ids, indices, work_done)
+    vblank_err, repeated = _vblank_error_ns(
+        display,
+        shown_at[visible] - start_ns,
+        [i for i, v in zip(indices, visible.tolist(), strict=True) if v],
+        (shown_game + np.cumsum(frame_dropped))[visible],
+        image_ok[visible],
+    )
 
     # the seed's digits: one per vsync, 0 for a vsync with no new image
     digits: list[str] = []
@@ -323,7 +355,7 @@ def _measure(
     detector = loop.detector
     motion_trace: list[tuple[float, float]] = []
     if traces:
-        times_s = (shown_at[1:][valid] - start_ns) / NS_PER_S
+        times_s = (shown_at[visible][1:][valid] - start_ns) / NS_PER_S
         motion_trace = list(zip(times_s.tolist(), (err / NS_PER_MS).tolist(), strict=True))
     return SimResult(
         policy=config.policy,
@@ -353,6 +385,9 @@ def _measure(
         held_vblanks=held,
         latency_mean_ms=float(latency.mean()) / NS_PER_MS if latency.size else 0.0,
         latency_p99_ms=float(np.percentile(latency, 99)) / NS_PER_MS if latency.size else 0.0,
+        vblank_error_rms_ms=_rms(vblank_err) / NS_PER_MS,
+        vblank_error_max_ms=_max_abs(vblank_err) / NS_PER_MS,
+        repeated_vblanks=repeated,
         verdict_changes=verdict_changes,
         mode_frames=mode_frames,
         digits="".join(digits),
@@ -366,13 +401,72 @@ def _measure(
     )
 
 
-def _latency_ns(frame_ns: np.ndarray, shown_at: np.ndarray, updates: np.ndarray) -> np.ndarray:
-    """Per frame: from the input read at its start to the first image showing a tick run since."""
+def _latency_ns(
+    input_ns: np.ndarray, shown_at: np.ndarray, updates: np.ndarray, visible: np.ndarray
+) -> np.ndarray:
+    """Per frame: from the input read in it to the first image on screen showing a tick run
+    since (the first visible image from the first ticking frame on)."""
     ticking = np.flatnonzero(updates > 0)
     first = np.searchsorted(ticking, np.arange(updates.size))
     has = first < ticking.size
-    latency: np.ndarray = (shown_at[ticking[first[has]]] - frame_ns[has]).astype(np.float64)
+    seen = np.flatnonzero(visible)
+    shown = np.searchsorted(seen, ticking[first[has]])
+    ok = shown < seen.size
+    latency: np.ndarray = (shown_at[seen[shown[ok]]] - input_ns[has][ok]).astype(np.float64)
     return latency
+
+
+def _vblank_error_ns(
+    display: SimDisplay,
+    shown_rel: np.ndarray,
+    indices: list[int | None],
+    game_on_screen: np.ndarray,
+    image_ok: np.ndarray,
+) -> tuple[np.ndarray, int]:
+    """The error of what is on screen at every refresh, and how many refreshes repeated an image.
+
+    With vsync, each image stays on screen from its vblank until the next image's vblank, so it is
+    sampled at *every* vblank in between: a repeated image counts with the lag it has there (one
+    more period at each repeat). Without vsync (or on a variable-refresh panel) an image is on
+    screen from its present, sampled once. The error of a sample is the game time on screen (with
+    the dropped time added back) minus the sample's real time, less the straight line fitted
+    through all of them: a constant lag (interpolation shows one tick late) or a constant rate
+    difference (``locked``'s bend) is not what the eye sees as judder; a repeated image or a jump
+    is. Samples of images left out of the motion error (``image_ok`` false: hitches, dropped time,
+    start-up), and repeats while the next image was such a hitch, are left out here too.
+
+    Returns:
+        The residuals in ns, and the number of vblanks (counted ones) that repeated an image.
+    """
+    count = len(indices)
+    if count < 2:
+        return np.zeros(0), 0
+    k = np.array([-1 if i is None else i for i in indices], dtype=np.int64)
+    # how many refreshes each image stays on screen: vblanks to the next image's, else one
+    repeats = np.ones(count, dtype=np.int64)
+    both = (k[:-1] >= 0) & (k[1:] >= 0)
+    repeats[:-1][both] = np.maximum(1, k[1:][both] - k[:-1][both])
+    image = np.repeat(np.arange(count), repeats)
+    j = np.arange(image.size) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+    times = shown_rel[image].astype(np.float64)
+    on_grid = k[image] >= 0
+    if on_grid.any():  # exact vblank times, as SimDisplay places them
+        num, den = display.refresh_hz.numerator, display.refresh_hz.denominator
+        first = int(k[image][on_grid][0])
+        vblank = (k[image][on_grid] + j[on_grid] - first) * NS_PER_S * den // num
+        times[on_grid] = shown_rel[image][on_grid][0] + vblank.astype(np.float64)
+    ok = image_ok[image]
+    next_ok = np.append(image_ok[1:], True)
+    ok &= (j == 0) | next_ok[image]
+    repeated = int(np.count_nonzero(ok & (j > 0)))
+    times = times[ok]
+    lag = game_on_screen[image][ok] - times
+    if lag.size < 3:
+        return np.zeros(0), repeated
+    times = times - times.mean()
+    slope = float(times @ (lag - lag.mean())) / float(times @ times or 1.0)
+    residual: np.ndarray = lag - lag.mean() - slope * times
+    return residual, repeated
 
 
 def _held_vblanks(

@@ -782,3 +782,22 @@ def test_section_hash_changes_with_any_value() -> None:
     base = section_hash(PhysicsConfig())
     assert len(base) == 32 and base == section_hash(PhysicsConfig())
     assert section_hash(PhysicsConfig(iterations=11)) != base
+
+
+def test_frame_delay_takes_a_word_or_milliseconds(tmp_path: Path) -> None:
+    for text, expected in (('"auto"', "auto"), ('"off"', "off"), ("4", 4.0), ("2.5", 2.5)):
+        path = tmp_path / "delay.toml"
+        path.write_text(f"[timing]\nframe_delay = {text}\n", encoding="utf-8")
+        assert load_config(path).timing.frame_delay == expected
+    assert load_config(None).timing.frame_delay == "auto"
+
+
+def test_a_bad_frame_delay_is_one_clear_line(tmp_path: Path) -> None:
+    path = tmp_path / "delay.toml"
+    for text in ('"soon"', "-1", "51", "true", "[1]"):
+        path.write_text(f"[timing]\nframe_delay = {text}\n", encoding="utf-8")
+        with pytest.raises(ConfigError) as caught:
+            load_config(path)
+        line = str(caught.value)
+        assert "\n" not in line and "timing.frame_delay" in line and str(path) in line
+        assert '"auto" or "off" or a number in 0 <= x <= 50' in line

@@ -292,3 +292,54 @@ def test_a_late_wake_up_among_the_first_presents_does_not_start_the_grid_late() 
     true = offset + round(round((vblank - offset) / period) * period)  # the nearest true one
     assert abs(vblank - true) <= detector.phase_uncertainty_ns
     assert detector.noise_ns <= 250_000
+
+
+# -- a reported rate slightly off (issue 24) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("true_hz", "reported_hz"), [(60.5, 60.0), (61.8, 60.0), (58.4, 60.0), (140.0, 144.0)]
+)
+def test_a_reported_rate_a_little_off_is_refuted_by_the_timestamps(
+    true_hz: float, reported_hz: float
+) -> None:
+    """Within 3 % of the reported rate, at the reference noise: measured as without a report."""
+    for seed in range(2):
+        presents = loop_presents(true_hz, 400, noise_ns=83_333, probes=30, seed=seed)
+        with_report, without = VsyncDetector(nominal_hz=reported_hz), VsyncDetector()
+        for i, (present, block, _) in enumerate(presents):
+            with_report.observe(present, block, probe=i < 30)
+            without.observe(present, block, probe=i < 30)
+        assert not with_report.uses_nominal
+        for detector in (with_report, without):
+            assert detector.refresh_hz is not None
+            assert abs(detector.refresh_hz - true_hz) <= 0.05, (seed, detector.refresh_hz)
+
+
+# -- a present that takes time (issue 24) ----------------------------------------------------------
+
+
+def test_a_present_that_copies_for_4_ms_then_waits_is_placed_at_the_vblank_it_flipped_at() -> None:
+    """Vsync on at 144 Hz; every present first copies the picture for 3-5 ms, so the images flip
+    at the first vblank after call + copy, not after the call."""
+    rng = random.Random(3)
+    period = NS_PER_S / 144
+    offset = 1_234_567
+    detector = VsyncDetector(nominal_hz=144.0)
+    now, last = 10 * NS_PER_S, -1
+    placed_right = []
+    for i in range(600):
+        call = now + (0 if i < 30 else 5 * NS_PER_MS)  # probes, then a 5 ms frame
+        copy = round(rng.uniform(3, 5) * NS_PER_MS)
+        k = max(math.floor((call + copy - offset) / period) + 1, last + 1)
+        last = k
+        vblank = offset + round(k * period)
+        now = max(call + copy, vblank + round(rng.uniform(-83_333, 83_333)))
+        estimate = detector.observe(now, now - call, probe=i < 30)
+        if i >= 200:
+            placed_right.append(
+                estimate.smooth_ns is not None and abs(estimate.smooth_ns - vblank) < 50_000
+            )
+    assert detector.verdict is True
+    assert detector.present_cost_ns > 1_000_000
+    assert all(placed_right)

@@ -33,6 +33,9 @@ JSON_KEYS = {
     "held_vblanks",
     "latency_mean_ms",
     "latency_p99_ms",
+    "vblank_error_rms_ms",
+    "vblank_error_max_ms",
+    "repeated_vblanks",
 }
 
 
@@ -144,3 +147,14 @@ def test_bad_flags_give_one_line_and_exit_2(args: list[str], needle: str) -> Non
     assert len(out.stderr.strip().splitlines()) == 1
     assert needle in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_bad_presentation_flags_are_one_clear_line() -> None:
+    for args, expected in (
+        (["--queue-depth", "4"], "queue depth must be in 1..3"),
+        (["--frame-delay", "soon"], 'frame delay must be "auto", "off" or 0..50 ms'),
+        (["--frame-delay", "99"], 'frame delay must be "auto", "off" or 0..50 ms'),
+    ):
+        done = sim(*args, "--updates", "10")
+        assert done.returncode == 2 and expected in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1

@@ -38,3 +38,42 @@ def test_with_vsync_the_work_comes_first_then_the_wait_for_the_vblank() -> None:
     clock.set(2 * 100_000_000 // 6 + 5 * NS_PER_MS)  # called early in a period: vblank 3 waits
     shown, index = sim.present()
     assert index == 3 and clock.now_ns() == 100_000_000 // 2
+
+
+def test_a_queue_of_two_returns_at_once_while_a_place_is_free() -> None:
+    clock = ManualClock(0)
+    screen = SimDisplay(clock, random.Random(5), Fraction(60), noise_ns=0, queue_depth=2)
+    clock.set(1_000_000)
+    shown, k = screen.present()  # nothing waits: returns at once, flips at vblank 1
+    assert k == 1 and clock.now_ns() < 2_000_000
+    shown2, k2 = screen.present()  # image 1 still waits: blocks until vblank 1 frees a place
+    assert k2 == 2 and clock.now_ns() == shown
+    assert shown2 - shown == 16_666_667 or shown2 - shown == 16_666_666
+
+
+def test_a_queue_of_one_is_the_reference_model() -> None:
+    for depth in (1, 2, 3):
+        clock = ManualClock(0)
+        screen = SimDisplay(clock, random.Random(5), Fraction(60), noise_ns=0, queue_depth=depth)
+        returns = []
+        for _ in range(6):
+            screen.present()
+            returns.append(clock.now_ns())
+        # from the depth-th present on, every present waits for a vblank
+        on_vblank = [abs(r * 60 - round(r * 60 / 1e9) * 10**9) <= 60 for r in returns]
+        assert on_vblank == [False] * (depth - 1) + [True] * (7 - depth), (depth, returns)
+
+
+def test_a_mailbox_never_blocks_and_shows_only_the_newest_image() -> None:
+    from engine.tools.monitor_sim.display import shown_images
+
+    clock = ManualClock(0)
+    screen = SimDisplay(clock, random.Random(5), Fraction(60), noise_ns=0, mailbox=True)
+    indices = []
+    for _ in range(4):
+        clock.advance(6 * NS_PER_MS)  # three presents per vblank
+        before = clock.now_ns()
+        indices.append(screen.present()[1])
+        assert clock.now_ns() - before < 100_000
+    assert indices == [1, 1, 2, 2]
+    assert shown_images(indices, True) == [False, True, False, True]

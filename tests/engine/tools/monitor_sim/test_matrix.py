@@ -22,6 +22,7 @@ from engine.tools.monitor_sim.matrix import (
     REFRESH_RATES_HZ,
     VSYNC_OFF_AT,
     VSYNC_ON_AT,
+    WORLD_CELLS,
     run_matrix,
 )
 from engine.tools.monitor_sim.policies import ALL_POLICIES
@@ -55,10 +56,11 @@ def cells(policy: str) -> list[tuple[str, str, str]]:
 
 def test_matrix_is_complete(matrix: Matrix) -> None:
     expected = len(ALL_POLICIES) * len(CELLS) * len(PHASES)
-    expected += len(JITTER_POLICIES) * len(JITTER_CELLS)
+    expected += len(JITTER_POLICIES) * (len(JITTER_CELLS) + len(WORLD_CELLS))
     assert len(matrix) == expected
     for (_, _, cell), r in matrix.items():
-        assert r.updates >= (JITTER_UPDATES if "~" in cell else 10_000)
+        short = "~" in cell or cell in dict(WORLD_CELLS)
+        assert r.updates >= (JITTER_UPDATES if short else 10_000)
 
 
 # -- auto ---------------------------------------------------------------------------------------
@@ -327,3 +329,79 @@ def test_under_jitter_mid_run_switches_are_noticed_within_a_second(
     assert JITTER_SWITCH_AT <= on[-1][0] <= JITTER_SWITCH_AT + 60, on
     assert len(off) == 3 and off[-1][1] is False, off
     assert JITTER_SWITCH_AT <= off[-1][0] <= JITTER_SWITCH_AT + 60, off
+
+
+# -- in the world (issue 24) ----------------------------------------------------------------------
+
+#: World rows with vsync on, and the true refresh rate.
+WORLD_ON = {
+    "60.5Hz/60": 60.5,
+    "61.8Hz/60": 61.8,
+    "144Hz+present4": 144.0,
+    "144Hz-queue2": 144.0,
+    "60Hz-queue3": 60.0,
+    "60Hz-2ms-delay": 60.0,
+    "144Hz-2ms-delay": 144.0,
+}
+
+
+@pytest.mark.parametrize("policy", JITTER_OURS)
+@pytest.mark.parametrize("cell", sorted(WORLD_ON))
+def test_in_the_world_vsync_is_found_at_once_and_measured(
+    matrix: Matrix, policy: str, cell: str
+) -> None:
+    r = matrix[policy, "random", cell]
+    changes = [tuple(c) for c in r.verdict_changes]
+    assert len(changes) == 2 and changes[1][1] is True and changes[1][0] <= 120, changes
+    assert r.refresh_estimate_hz is not None
+    assert abs(r.refresh_estimate_hz - WORLD_ON[cell]) <= 0.05
+
+
+@pytest.mark.parametrize("cell", sorted(WORLD_ON))
+def test_in_the_world_auto_is_smooth(matrix: Matrix, cell: str) -> None:
+    assert matrix["auto", "random", cell].motion_error_rms_ms <= 0.05
+
+
+@pytest.mark.parametrize("policy", JITTER_OURS)
+def test_a_slow_present_without_vsync_is_off_at_once_at_the_reported_rate(
+    matrix: Matrix, policy: str
+) -> None:
+    r = matrix[policy, "random", "off+present4"]
+    assert [tuple(c) for c in r.verdict_changes][1:] in ([(15, False)], [(16, False)])
+    assert abs(r.fps - 60.0) < 0.5
+
+
+def test_frames_just_in_time_meet_the_latency_goals(matrix: Matrix) -> None:
+    at_60 = matrix["auto", "random", "60Hz-2ms-delay"]
+    at_144 = matrix["auto", "random", "144Hz-2ms-delay"]
+    assert at_60.latency_mean_ms <= 6.0 and at_144.latency_mean_ms <= 8.0
+    for r in (at_60, at_144):
+        assert r.held_vblanks <= 0.005 * r.vsyncs
+
+
+#: Cells where auto's vblank error is above interpolated's (issue 24's goal missed; both
+#: named in engine/tools/monitor_sim/README.md). xfail(strict): the test fails once they pass.
+VBLANK_ERROR_MISSES = {
+    # heavy-tailed wake-ups: auto repeats 56 images, interpolated 50 (0.802 vs 0.759 ms)
+    "120Hz~heavy": "auto repeats a few more images after late wake-ups",
+    # auto runs strict without vsync; a check shifted 1.5 ms plus the copy's +-1 ms jitter
+    # passes strict's 2 ms trust bound, so it renders those frames at raw times (1.05 vs 0.61)
+    "off+present4": "strict renders checks at raw times when the copy jitters",
+}
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=VBLANK_ERROR_MISSES[c]))
+        if c in VBLANK_ERROR_MISSES
+        else c
+        for c in [c for c, _ in CELLS] + [c for c, _ in JITTER_CELLS] + [c for c, _ in WORLD_CELLS]
+    ],
+)
+def test_auto_shows_no_more_vblank_error_than_interpolated(matrix: Matrix, cell: str) -> None:
+    """The honest figure: what is on screen at every vblank, a repeated image counted."""
+    for phase in PHASES if "~" not in cell and dict(WORLD_CELLS).get(cell) is None else ("random",):
+        auto = matrix["auto", phase, cell].vblank_error_rms_ms
+        interpolated = matrix["interpolated", phase, cell].vblank_error_rms_ms
+        assert auto <= interpolated + 0.0005, (phase, auto, interpolated)

@@ -1,0 +1,124 @@
+"""Goals over drawn displays, not fixed seeds (hypothesis).
+
+Each example is one simulator run (random phase, 1,500 updates) on a display drawn from a
+family: refresh rate, the rate the OS reports (none, the true one, or within ±3 % of it),
+wake-up noise, the present's own work, the queue depth and vsync. Draws are derandomized so
+that CI sees the same examples every run; the budgets are small (each run costs 0.2-1 s).
+
+The families are those where the goals hold on every draw tried here (hundreds with
+``/tmp``-style sweeps; see ``engine/tools/monitor_sim/README.md``, "Where the goals do not
+hold yet", for the regions that still miss and by how much).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from engine.tools.monitor_sim.simulation import SimConfig, SimResult, simulate
+
+UPDATES = 1500
+
+
+@st.composite
+def displays(
+    draw: st.DrawFn,
+    *,
+    max_hz: float,
+    max_noise_ms: float,
+    present: bool,
+    reports: tuple[str, ...] = ("none", "true", "near"),
+    max_queue: int = 3,
+) -> SimConfig:
+    refresh_hz = draw(st.floats(30.0, max_hz, allow_nan=False))
+    report = draw(st.sampled_from(reports))
+    reported_hz: float | None = {"none": 0.0, "true": None}.get(report)
+    if report == "near":
+        reported_hz = float(round(refresh_hz * (1.0 + draw(st.floats(-0.03, 0.03)))))
+    vsync = draw(st.booleans())
+    return SimConfig(
+        refresh_hz=refresh_hz,
+        reported_hz=reported_hz,
+        vsync=vsync,
+        noise_ms=draw(st.floats(0.0, max_noise_ms)),
+        present_ms=draw(st.floats(0.0, 6.0)) if present else 0.0,
+        queue_depth=draw(st.integers(1, max_queue)) if vsync else 1,
+        phase="random",
+        updates=UPDATES,
+        seed=draw(st.integers(0, 10_000)),
+    )
+
+
+def check_verdict(config: SimConfig, r: SimResult) -> None:
+    """Right within 120 frames and never changed after; with vsync, the refresh measured."""
+    changes = r.verdict_changes
+    assert len(changes) == 2, changes
+    frame, verdict = changes[1]
+    assert verdict is config.vsync and frame <= 120, changes
+    if config.vsync:
+        assert r.refresh_estimate_hz is not None
+        assert abs(r.refresh_estimate_hz - config.refresh_hz) <= 0.05, r.refresh_estimate_hz
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(config=displays(max_hz=240.0, max_noise_ms=0.25, present=False))
+def test_any_display_up_to_240_hz_is_judged_measured_and_smooth(config: SimConfig) -> None:
+    """Known limit (README), left out: a queue of 2-3 frames whose 5 ms render does not fit a
+    refresh period (above ~180 Hz) stops blocking in a steady way and is judged vsync off."""
+    assume(config.queue_depth == 1 or 5.0 * config.refresh_hz / 1000.0 < 0.9)
+    r = simulate(config)
+    check_verdict(config, r)
+    if config.vsync:
+        assert r.motion_error_rms_ms <= 0.05
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(config=displays(max_hz=144.0, max_noise_ms=0.1, present=True, max_queue=1))
+def test_a_present_that_takes_time_does_not_fool_the_detector(config: SimConfig) -> None:
+    """Known limits (README), left out of the draws: with vsync, a frame whose render plus
+    present (the copy jitters by a quarter) straddles a whole number of refresh periods flips
+    erratically at one vblank or the next, which the planner does not learn yet; without
+    vsync, a frame too slow to keep the reported rate presents as soon as it is ready, like a
+    free-running loop, whose presents look like vsync at the loop's own rate; a queue of 2-3
+    frames with a slow present (the returns no longer bracket the flips the cost is learnt
+    from)."""
+    period_ms = 1000.0 / config.refresh_hz
+    shortest, longest = 5.0 + 0.75 * config.present_ms, 5.0 + 1.25 * config.present_ms
+    # the limiter's rate: what the OS reports (the refresh rounded to whole Hz by default), or
+    # the tick rate when it reports nothing
+    reported = config.reported_hz
+    target_hz = float(round(config.refresh_hz)) if reported is None else reported or 60.0
+    if config.vsync:
+        assume(shortest // period_ms == longest // period_ms)
+    else:
+        assume(longest * target_hz / 1000.0 < 0.9)
+    r = simulate(config)
+    check_verdict(config, r)
+    if config.vsync:
+        assert r.motion_error_rms_ms <= 0.05
+    else:  # the limiter paces at the reported rate
+        assert abs(r.fps - target_hz) <= 0.02 * target_hz
+
+
+@pytest.mark.slow
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(
+    config=displays(max_hz=240.0, max_noise_ms=0.25, present=False, max_queue=1),
+    delay=st.booleans(),
+)
+def test_frame_delay_never_costs_smoothness(config: SimConfig, delay: bool) -> None:
+    """Frames just in time: the same verdict and smoothness, never more vblanks repeated.
+
+    Known limit (README), left out: with a queue of 2-3 frames a delayed frame's present finds
+    a free place and returns at once, and the detector then judges vsync off."""
+    from dataclasses import replace
+
+    off = simulate(config)
+    auto = simulate(replace(config, frame_delay="auto" if delay else 2.0))
+    check_verdict(config, auto)
+    assert auto.latency_mean_ms <= off.latency_mean_ms + 0.05
+    if config.vsync:
+        assert auto.motion_error_rms_ms <= max(0.05, off.motion_error_rms_ms)
+        assert auto.repeated_vblanks <= off.repeated_vblanks + 2

@@ -1,0 +1,51 @@
+"""The honest smoothness figure: what is on screen at every vblank, a repeated image included."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+
+from engine.timing.clock import NS_PER_S, ManualClock
+from engine.tools.monitor_sim.display import SimDisplay
+from engine.tools.monitor_sim.simulation import SimConfig, _vblank_error_ns, simulate
+
+HZ = 144
+PERIOD_NS = NS_PER_S / HZ
+
+
+def figure(vblanks: list[int], game_ns: list[float]) -> tuple[np.ndarray, int]:
+    display = SimDisplay(ManualClock(0), random.Random(1), Fraction(HZ))
+    shown = np.array([round(k * PERIOD_NS) for k in vblanks], dtype=np.int64)
+    ok = np.ones(len(vblanks), dtype=bool)
+    return _vblank_error_ns(display, shown, list(vblanks), np.array(game_ns), ok)
+
+
+def test_every_image_on_time_has_no_error_even_with_a_constant_lag() -> None:
+    vblanks = list(range(200))
+    residual, repeated = figure(vblanks, [k * PERIOD_NS - 7e6 for k in vblanks])
+    assert repeated == 0 and float(np.abs(residual).max()) < 1.0  # whole-ns rounding
+
+
+def test_a_repeated_image_counts_its_full_lag() -> None:
+    # every 10th vblank shows the previous image again; each image's game time is its own vblank
+    vblanks = [k for k in range(400) if k % 10 != 5]
+    residual, repeated = figure(vblanks, [k * PERIOD_NS for k in vblanks])
+    assert repeated == 40
+    # the repeats lag one period; the line through all the samples sits a tenth of it lower
+    assert abs(float(np.abs(residual).max()) - 0.9 * PERIOD_NS) < 0.02 * PERIOD_NS
+    expected_rms = PERIOD_NS * np.sqrt(0.1 * 0.9**2 + 0.9 * 0.1**2)
+    assert abs(float(np.sqrt(np.mean(residual**2))) - expected_rms) < 0.02 * PERIOD_NS
+
+
+def test_a_constant_rate_difference_is_not_error() -> None:
+    vblanks = list(range(300))
+    residual, _ = figure(vblanks, [k * PERIOD_NS * 0.999 for k in vblanks])
+    assert float(np.abs(residual).max()) < 1.0
+
+
+def test_the_simulator_reports_repeats_that_the_motion_error_cannot_see() -> None:
+    r = simulate(SimConfig(refresh_hz=144.0, noise_ms=2.0, phase="random", updates=600, seed=3))
+    assert r.repeated_vblanks > 0
+    assert r.vblank_error_rms_ms > 10 * r.motion_error_rms_ms
