@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pymunk
 
+from engine.app.savestate import Savestate
 from engine.config import PhysicsConfig
 from engine.entities import Entities, Entity
 from engine.input.snapshot import ActionMap, InputSnapshot
@@ -99,6 +100,12 @@ class Events:
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self._log)
+
+    def restore(self, events: tuple[Event, ...], count: int) -> None:
+        """Put back a saved log (a savestate's): these events, numbered up to ``count``."""
+        self._log.clear()
+        self._log.extend(events)
+        self.count = count
 
 
 def par_time_s(level: Level) -> float | None:
@@ -243,6 +250,37 @@ class LevelWorld:
     def emit(self, name: str, x_px: float, y_px: float) -> None:
         """Record an event of this tick (for sounds and effects)."""
         self.events.emit(self.ticks, name, x_px, y_px)
+
+    # -- savestates ----------------------------------------------------------------------------
+    def capture(self) -> Savestate:
+        """The whole state in memory, restored in place (see :mod:`engine.app.savestate`):
+        the physics world, every entity, the coins, checkpoint, deaths, ticks, the last
+        tick's input and the event log (the player's motor state is the player's)."""
+        payload = (
+            self.physics.capture(),
+            self.entities.capture(),
+            (
+                frozenset(self.collected),
+                self.checkpoint_id,
+                self.completed,
+                self.deaths,
+                self.ticks,
+                self.input,
+            ),
+            (tuple(self.events), self.events.count),
+        )
+        return Savestate(self.ticks, self.state_hash(), payload)
+
+    def restore(self, state: Savestate) -> None:
+        """Put the level back to ``state`` (it stays usable for more restores)."""
+        physics, entities, counters, (events, count) = state.payload
+        self.physics.restore(physics)
+        self.entities.restore(entities)
+        collected, self.checkpoint_id, self.completed, self.deaths, self.ticks, self.input = (
+            counters
+        )
+        self.collected = set(collected)
+        self.events.restore(events, count)
 
     # -- queries -------------------------------------------------------------------------------
     @property

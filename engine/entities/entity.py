@@ -29,7 +29,9 @@ nothing here imports arcade.
 from __future__ import annotations
 
 import bisect
+import copy
 import hashlib
+from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -133,8 +135,64 @@ class Entity:
         """
         return ()
 
+    def capture_state(self) -> dict[str, Any]:
+        """Its attributes for a savestate (:mod:`engine.app.savestate`), restored in place.
+
+        The default copies every attribute one level deep (:func:`copy_value`): numbers,
+        strings, tuples, frozen dataclasses, looks and pymunk objects are kept as they are (a
+        pymunk body's motion is the physics world's to save), lists, dicts, sets and other
+        plain objects (an :class:`~engine.entities.animation.Animator`) are copied. An entity
+        holding deeper mutable state overrides this and :meth:`restore_state`.
+        """
+        return {name: copy_value(value) for name, value in vars(self).items()}
+
+    def restore_state(self, state: dict[str, Any]) -> None:
+        """Put back what :meth:`capture_state` returned (the saved dict stays reusable)."""
+        vars(self).clear()
+        vars(self).update({name: copy_value(value) for name, value in state.items()})
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id}{'' if self.alive else ' dead'}>"
+
+
+_KEPT_TYPES = (
+    int,
+    float,
+    complex,
+    str,
+    bytes,
+    bool,
+    type(None),
+    tuple,
+    frozenset,
+    MappingProxyType,
+)
+_COPIED_CONTAINERS = (list, dict, set, bytearray)
+
+
+def copy_value(value: Any) -> Any:
+    """One attribute's value for a savestate: kept if it cannot change, else a shallow copy.
+
+    Kept as they are: immutable values (numbers, strings, tuples, frozensets, read-only
+    mappings, frozen dataclasses, functions and methods), entities (their own state is saved
+    by themselves) and pymunk objects (the physics world saves their motion and membership).
+    Copied one level deep: lists, dicts, sets, deques and any other object with attributes.
+    """
+    if isinstance(value, (*_KEPT_TYPES, Entity)) or callable(value):
+        return value
+    if isinstance(value, _COPIED_CONTAINERS):
+        return value.copy()
+    cls = type(value)
+    if cls.__module__.partition(".")[0] == "pymunk":
+        return value
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return value
+    if isinstance(value, deque):
+        return deque(value, maxlen=value.maxlen)
+    if hasattr(value, "__dict__") or hasattr(cls, "__slots__"):
+        return copy.copy(value)
+    return value
 
 
 class Entities(Generic[Host]):
@@ -232,6 +290,28 @@ class Entities(Generic[Host]):
     def spawned(self) -> int:
         """How many entities have been spawned so far (the next id minus one)."""
         return self._next_id - 1
+
+    def capture(self) -> tuple[Any, ...]:
+        """Who is alive, in which order, and each one's :meth:`Entity.capture_state`."""
+        if self._passing:
+            raise RuntimeError("entities cannot be captured during a pass")
+        return (
+            tuple(self._live),
+            self._next_id,
+            tuple((entity, entity.capture_state()) for _, _, entity in self._live),
+        )
+
+    def restore(self, state: tuple[Any, ...]) -> None:
+        """Put back a :meth:`capture` in place (the same entity objects, their saved state).
+
+        An entity despawned since is live again with its saved attributes; one spawned since
+        is gone (its body leaves the space with the physics world's own restore).
+        """
+        live, self._next_id, saved = state
+        self._live = list(live)
+        self._incoming, self._outgoing = [], []
+        for entity, attributes in saved:
+            entity.restore_state(attributes)
 
     def state_digest(self) -> str:
         """A fingerprint of every live entity's id, class and :meth:`Entity.hash_state`."""
