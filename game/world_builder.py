@@ -269,7 +269,7 @@ class LevelWorld:
             ),
             (tuple(self.events), self.events.count),
         )
-        return Savestate(self.ticks, self.state_hash(), payload)
+        return Savestate(self.ticks, payload)
 
     def restore(self, state: Savestate) -> None:
         """Put the level back to ``state`` (it stays usable for more restores)."""

@@ -21,19 +21,19 @@ scene's sprites, the entities' references to each other and to their bodies) sta
 Restoring copies the saved values again, so one savestate can be restored any number of times;
 restoring it twice and running the same inputs gives identical state hashes (tested).
 
-pymunk's contact cache and spatial index: what a capture cannot hold is the inside of the
-pymunk space. Its cached arbiters (each contact's accumulated impulses, the warm start of the
-next step), a joint's accumulated impulse and the bounding-box trees stay as they are *now*,
-not as they were when the state was captured. (``copy.deepcopy`` of a ``pymunk.Space`` is no
-way out: pymunk 6.9 does copy the cached arbiters through its pickle state, but not a joint's
-accumulated impulse nor the trees, whose order decides the order the solver applies contacts
-in; measured, a deep-copied world diverged as much, and a capture took 10 to 40 ms.) So a
-continuation from a restored state equals the uninterrupted run bit for bit as long as no
-dynamic body is in contact or jointed, and drifts by float rounding where one is (a crate on
-the ground, the swing's rope). The figures per bundled level are in ``engine/app/README.md``
-("Savestates"). Nothing that must be exact depends on it: the solver plays every replay it
-writes from a fresh start and checks it (:mod:`engine.app.solver`), and a practice run is never
-a verified run (:mod:`engine.app.practice`).
+pymunk's hidden state: putting the bodies back is not enough, since chipmunk carries state from
+one step to the next that pymunk does not expose: the cached arbiters (each contact's
+accumulated impulses, the warm start of the next step, and whether a pair is being ignored),
+each body's bias velocity (the position correction of the last step, applied in the next) and
+each joint's accumulated impulse. :mod:`engine.physics.contact_cache` saves and writes them
+back. With them, a continuation from a restored state equals the uninterrupted run bit for bit:
+measured on all six bundled levels, restoring states from every sixth of the level after
+running 120 ticks on, every state hash to the exit matched (``tests/game/test_savestates.py``).
+The one thing not put back is the order of pymunk's tree of moving shapes, which matters only
+when a pair of moving shapes first meets after the restore (see that module). (A deep copy of
+the world, ``copy.deepcopy`` of the ``pymunk.Space``, was measured first: 10 to 40 ms a
+capture, and it diverges at once where a joint or a pushed crate is, since pymunk's pickling
+rebuilds joints without their impulses.)
 
 A savestate lives in memory only, is never written to a file and never becomes part of a
 replay or a run file: it cannot be used to forge a run.
@@ -53,12 +53,10 @@ class Savestate:
 
     Attributes:
         ticks: The level's tick count when it was captured.
-        state_hash: The world's state hash then (a restored world has the same hash).
         payload: The world's own copy of its state.
     """
 
     ticks: int
-    state_hash: str
     payload: Any
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import bisect
 import copy
 import hashlib
+import types
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -167,32 +168,54 @@ _KEPT_TYPES = (
     frozenset,
     MappingProxyType,
 )
-_COPIED_CONTAINERS = (list, dict, set, bytearray)
+_CODE_TYPES = (
+    types.FunctionType,
+    types.MethodType,
+    types.BuiltinFunctionType,
+    types.BuiltinMethodType,
+    type,
+)
+_KEEP, _COPY_METHOD, _SHALLOW = 0, 1, 2
+_HOW_BY_TYPE: dict[type, int] = {}
+
+
+def _how_to_copy(cls: type) -> int:
+    """How values of ``cls`` are copied (see :func:`copy_value`), decided once per type."""
+    how = _HOW_BY_TYPE.get(cls)
+    if how is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        if (
+            issubclass(cls, (*_KEPT_TYPES, *_CODE_TYPES, Entity))
+            or cls.__module__.partition(".")[0] == "pymunk"
+            or (params is not None and params.frozen)
+        ):
+            how = _KEEP
+        elif issubclass(cls, (list, dict, set, bytearray, deque)):
+            how = _COPY_METHOD
+        elif hasattr(cls, "__dict__") or hasattr(cls, "__slots__"):
+            how = _SHALLOW
+        else:
+            how = _KEEP
+        _HOW_BY_TYPE[cls] = how
+    return how
 
 
 def copy_value(value: Any) -> Any:
     """One attribute's value for a savestate: kept if it cannot change, else a shallow copy.
 
     Kept as they are: immutable values (numbers, strings, tuples, frozensets, read-only
-    mappings, frozen dataclasses, functions and methods), entities (their own state is saved
-    by themselves) and pymunk objects (the physics world saves their motion and membership).
-    Copied one level deep: lists, dicts, sets, deques and any other object with attributes.
+    mappings, frozen dataclasses), functions and methods, classes, entities (their own state
+    is saved by themselves) and pymunk objects (the physics world saves their motion and
+    membership). Copied one level deep: lists, dicts, sets, deques and any other object with
+    attributes (an animator). Decided once per type, so a capture costs a dict lookup per
+    attribute.
     """
-    if isinstance(value, (*_KEPT_TYPES, Entity)) or callable(value):
+    how = _how_to_copy(type(value))
+    if how == _KEEP:
         return value
-    if isinstance(value, _COPIED_CONTAINERS):
+    if how == _COPY_METHOD:
         return value.copy()
-    cls = type(value)
-    if cls.__module__.partition(".")[0] == "pymunk":
-        return value
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is not None and params.frozen:
-        return value
-    if isinstance(value, deque):
-        return deque(value, maxlen=value.maxlen)
-    if hasattr(value, "__dict__") or hasattr(cls, "__slots__"):
-        return copy.copy(value)
-    return value
+    return copy.copy(value)
 
 
 class Entities(Generic[Host]):

@@ -58,7 +58,7 @@ def test_the_sample_world_supports_savestates() -> None:
     assert supports_savestates(world)
     state = world.capture()
     assert isinstance(state, Savestate)
-    assert (state.ticks, state.state_hash) == (0, world.state_hash())
+    assert state.ticks == 0
 
 
 @settings(max_examples=6, deadline=None)
@@ -75,10 +75,11 @@ def test_restoring_after_running_on_continues_exactly_like_the_uninterrupted_run
     start = int(at * (len(inputs) - 1))
     world = world_of(level)
     play(world, inputs[:start])
+    captured_hash = world.state_hash()
     state = world.capture()
     play(world, inputs[start : start + ahead])  # run on, then come back
     world.restore(state)
-    assert world.state_hash() == state.state_hash
+    assert world.state_hash() == captured_hash
     assert world.ticks == start
     continued = play(world, inputs[start : start + then])
     assert continued == list(hashes[start : start + then])

