@@ -292,6 +292,22 @@ class LevelWorld:
         return self.level.player_start.feet_px
 
     @property
+    def player_feet_px(self) -> tuple[float, float]:
+        """Where the player's feet are (the bottom centre of its box): the solver's position."""
+        return self.player.position_px
+
+    @property
+    def player_velocity_px_s(self) -> tuple[float, float]:
+        """The player's velocity (the solver tells states apart by it)."""
+        velocity = self.player.body.velocity
+        return (float(velocity.x), float(velocity.y))
+
+    @property
+    def player_hurt(self) -> bool:
+        """The player is hurt (frozen before it respawns): a search gives that path up."""
+        return self.player.hurt
+
+    @property
     def coins_collected(self) -> int:
         """Number of coins collected."""
         return len(self.collected)

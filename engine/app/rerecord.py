@@ -11,10 +11,13 @@ exactly that, on the game's pure simulation (its definition's ``load_world``, no
 * if the level is completed, the replay is written again (format 2): the inputs up to the
   completing tick, the new state hash of every tick, the level file's hash, the tick rate and
   the settings hashes of this game (:func:`rerecord` returns it);
-* if the inputs run out first, nothing is written and :class:`StopsWorking` says where the run
-  stops working: the first tick whose state differs from the recording, the first time the
-  player is hurt from there on, and the tick the inputs end. Play the level again with
-  ``--record`` then.
+* if the inputs run out first, :class:`StopsWorking` says where the run stops working: the
+  first tick whose state differs from the recording, the first time the player is hurt from
+  there on, and the tick the inputs end. ``--rerecord`` then asks the solver
+  (:func:`solve_anew`, :mod:`engine.app.solver`) for a new way through the level under the
+  current settings, and writes that replay instead, saying it was *solved anew*; only if the
+  solver finds no way within its budget is nothing written (play the level again with
+  ``--record`` then).
 
 Pure: no arcade, no window; a replay of a whole level re-records in well under a second.
 """
@@ -22,6 +25,7 @@ Pure: no arcade, no window; a replay of a whole level re-records in well under a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.app.definition import GameDefinition
 from engine.app.run_file import RunSettings
@@ -31,7 +35,10 @@ from engine.input.snapshot import ActionMap
 from engine.speedrun.timer import format_igt
 from engine.timing import TickRate
 
-__all__ = ["StopsWorking", "rerecord"]
+if TYPE_CHECKING:
+    from engine.app.solver import SolveResult
+
+__all__ = ["StopsWorking", "rerecord", "solve_anew"]
 
 
 class StopsWorking(Exception):  # noqa: N818 - names the outcome, like ReplayMismatch
@@ -139,3 +146,41 @@ def rerecord(
             end_tick=max(replay.tick_count - 1, 0),
         )
     return recorder.to_replay()
+
+
+def solve_anew(
+    definition: GameDefinition,
+    level_path: Path,
+    config: Config,
+    *,
+    game_version: str,
+    budget_s: float | None = None,
+) -> tuple[Replay | None, SolveResult]:
+    """Search the level for a new way to its exit under ``config``; its replay, if found.
+
+    Returns:
+        The replay (recorded from a fresh start, as :func:`rerecord` writes them) or None,
+        and the search's result (where it got furthest when it found none).
+
+    Raises:
+        LevelError: The level cannot be loaded.
+        Unsolvable: The game's world cannot be searched (no savestates) or has no exit.
+    """
+    from engine.app.solver import DEFAULT_BUDGET_S, record_solution, solve
+
+    settings = RunSettings.from_config(config, definition.config_sections)
+    actions = ActionMap(game_action_names(config.input))
+    world = definition.load_world(level_path, settings)
+    result = solve(
+        world,
+        world.level,
+        actions,
+        settings.tick_rate.step_s,
+        budget_s=budget_s if budget_s is not None else DEFAULT_BUDGET_S,
+    )
+    if not result.solved:
+        return None, result
+    replay = record_solution(
+        definition, level_path, settings, actions, result.inputs, game_version=game_version
+    )
+    return replay, result
