@@ -51,7 +51,7 @@ import heapq
 import itertools
 import sys
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,9 +207,7 @@ class LayoutMap:
         self.solid = solid
         one_way = np.zeros_like(solid)
         for rect in level.one_way_rects:
-            c0, r0, c1, r1 = self._cells(
-                rect.left_px, rect.bottom_px, rect.right_px, rect.top_px
-            )
+            c0, r0, c1, r1 = self._cells(rect.left_px, rect.bottom_px, rect.right_px, rect.top_px)
             one_way[r0:r1, c0:c1] = True
         self.one_way = one_way
         self.up_ok = self._rising(jump_tiles, reach_tiles)
@@ -567,9 +565,7 @@ def solve(
             crowd = crowding.get((row, column), 0)
             crowding[(row, column)] = crowd + 1
             priority = (
-                child.distance
-                + child.ticks * step_s / SECONDS_PER_TILE
-                + CROWDING_TILES * crowd
+                child.distance + child.ticks * step_s / SECONDS_PER_TILE + CROWDING_TILES * crowd
             )
             heapq.heappush(frontier, (priority, child.id, child))
     result.seconds = clock() - started
@@ -618,7 +614,7 @@ def _measure_jump(
             best_rise = max(best_rise, (y - y0) / tile)
             vy = world.player_velocity_px_s[1]
             airborne = airborne or abs(vy) > 1e-6
-            if airborne and abs(vy) < 1e-6 or world.player_hurt or world.completed:
+            if (airborne and abs(vy) < 1e-6) or world.player_hurt or world.completed:
                 break
         best_reach = max(best_reach, abs(x - x0) / tile / 2)
     world.restore(start)
