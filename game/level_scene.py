@@ -341,8 +341,9 @@ class LevelScene(PlayScene):
         self._hud_text.y = self._viewport_int()[1] - HUD_MARGIN_PX
         self._hud_camera.use()
         self._hud_text.draw()
-        if self.hud_extra is not None:
-            self._draw_extra_lines(list(self.hud_extra()))
+        extra = self.extra_hud_lines()  # the practice line, the speedrun timer
+        if extra:
+            self._draw_extra_lines(extra)
 
     def _draw_extra_lines(self, lines: list[str]) -> None:
         """Draw ``lines`` right-aligned at the top right, one Text per line (reused)."""

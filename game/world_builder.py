@@ -302,6 +302,34 @@ class LevelWorld:
         velocity = self.player.body.velocity
         return (float(velocity.x), float(velocity.y))
 
+    def solver_lifts(self) -> list[tuple[float, float, float, float]]:
+        """Boxes ``(left, bottom, right, top)`` px where something lifts the player higher than
+        a jump from the ground (for the solver's heuristic, :mod:`engine.app.solver`): ladders,
+        the air a spring throws to, where moving platforms travel and swings swing."""
+        from game.entities.gadgets import Ladder, Spring
+        from game.entities.platforms import MovingPlatform, Swing
+
+        tile = float(self.level.tile_size_px)
+        lifts = []
+        for entity in self.entities:
+            if isinstance(entity, Ladder):
+                rect = entity.rect
+                lifts.append((rect.left_px, rect.bottom_px, rect.right_px, rect.top_px + tile))
+            elif isinstance(entity, Spring):
+                rect = entity.rect
+                top = rect.bottom_px + entity.height_px + tile
+                lifts.append((rect.left_px - tile, rect.bottom_px, rect.right_px + tile, top))
+            elif isinstance(entity, MovingPlatform):
+                xs = [x for x, _ in entity.path_px]
+                ys = [y for _, y in entity.path_px]
+                half = entity.obj.rect.width_px / 2 + tile
+                lifts.append((min(xs) - half, min(ys) - tile, max(xs) + half, max(ys) + 2 * tile))
+            elif isinstance(entity, Swing):
+                x, y = entity.pivot_px
+                reach = entity.rope_px + tile
+                lifts.append((x - reach, y - reach, x + reach, y))
+        return lifts
+
     @property
     def player_hurt(self) -> bool:
         """The player is hurt (frozen before it respawns): a search gives that path up."""

@@ -585,7 +585,12 @@ def rerecord_files(
         except StopsWorking as exc:
             try:
                 solved, found = solve_anew(
-                    definition, level_path, config, game_version=version, budget_s=budget_s
+                    definition,
+                    level_path,
+                    config,
+                    game_version=version,
+                    budget_s=budget_s,
+                    replay=old,
                 )
                 if solved is not None:
                     save_replay(solved, path)

@@ -25,7 +25,7 @@ Pure: no arcade, no window; a replay of a whole level re-records in well under a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.app.definition import GameDefinition
 from engine.app.run_file import RunSettings
@@ -155,32 +155,82 @@ def solve_anew(
     *,
     game_version: str,
     budget_s: float | None = None,
+    replay: Replay | None = None,
 ) -> tuple[Replay | None, SolveResult]:
     """Search the level for a new way to its exit under ``config``; its replay, if found.
 
+    With the old ``replay``, its inputs show the way first: they are played under the new
+    settings until the player is first hurt or they run out, and the solver searches on from
+    a state a little before that (one second, then three, then eight, then from the start,
+    each with what is left of the budget), keeping the old inputs up to there. The player's
+    own route (where to wait for a platform, which way round) is kept wherever it still works.
+
     Returns:
         The replay (recorded from a fresh start, as :func:`rerecord` writes them) or None,
-        and the search's result (where it got furthest when it found none).
+        and the last search's result (where it got furthest when it found none).
 
     Raises:
         LevelError: The level cannot be loaded.
         Unsolvable: The game's world cannot be searched (no savestates) or has no exit.
     """
+    import time
+
     from engine.app.solver import DEFAULT_BUDGET_S, record_solution, solve
 
     settings = RunSettings.from_config(config, definition.config_sections)
     actions = ActionMap(game_action_names(config.input))
-    world = definition.load_world(level_path, settings)
-    result = solve(
-        world,
-        world.level,
-        actions,
-        settings.tick_rate.step_s,
-        budget_s=budget_s if budget_s is not None else DEFAULT_BUDGET_S,
-    )
-    if not result.solved:
-        return None, result
-    replay = record_solution(
-        definition, level_path, settings, actions, result.inputs, game_version=game_version
-    )
-    return replay, result
+    rate = settings.tick_rate
+    step_s = rate.step_s
+    budget = budget_s if budget_s is not None else DEFAULT_BUDGET_S
+    deadline = time.perf_counter() + budget
+    world: Any = definition.load_world(level_path, settings)
+    starts: list[tuple[int, object]] = [(0, world.capture())]  # (tick, state) every second
+    prefix = []
+    if replay is not None:
+        every = max(1, round(1.0 / step_s))
+        inputs = ReplayVerifier(replay).player(actions)
+        while not inputs.finished and not world.completed:
+            snapshot = inputs.sample()
+            world.tick(snapshot)
+            prefix.append(snapshot)
+            if getattr(world, "player_hurt", False):
+                break
+            if len(prefix) % every == 0:
+                starts.append((len(prefix), world.capture()))
+    result = None
+    tried: set[int] = set()
+    end = len(prefix)
+    for back_s in (1.0, 3.0, 8.0, float("inf")):
+        wanted = max(0, end - round(back_s / step_s)) if back_s != float("inf") else 0
+        tick, state = max((s for s in starts if s[0] <= wanted), key=lambda s: s[0])
+        if tick in tried:
+            continue
+        tried.add(tick)
+        left = deadline - time.perf_counter()
+        if left <= 0 and result is not None:
+            break
+        left = max(left, 1e-3)
+        world.restore(state)
+        held = prefix[tick - 1].held if tick > 0 else 0
+        result = solve(
+            world,
+            world.level,
+            actions,
+            step_s,
+            budget_s=left if back_s == float("inf") else left / 2,
+            held=held,
+        )
+        if result.solved:
+            inputs_found = prefix[:tick] + result.inputs
+            replay_found = record_solution(
+                definition,
+                level_path,
+                settings,
+                actions,
+                inputs_found,
+                game_version=game_version,
+            )
+            result.ticks = replay_found.tick_count
+            return replay_found, result
+    assert result is not None
+    return None, result

@@ -339,9 +339,19 @@ class RunRecord:
     final_hash: str
     splits: tuple[SplitRecord, ...]
     attempts: tuple[AttemptRecord, ...]
+    practice: bool = False
+    """Practice was used (savestates, freezing, slow motion: :mod:`engine.app.practice`).
+    Written as ``"practice": true`` only then, so files without it (every file before it)
+    read as they did; such a run is never verified."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to the file."""
+        data = self._json()
+        if self.practice:
+            data["practice"] = True
+        return data
+
+    def _json(self) -> dict[str, Any]:
         return {
             "format": RUN_FORMAT,
             "version": RUN_VERSION,
@@ -611,6 +621,7 @@ def _read_fields(data: dict[str, Any], source: str, game_sections: Mapping[str, 
         final_hash=_hash(data, "final_hash", ""),
         splits=tuple(splits),
         attempts=tuple(attempts),
+        practice=_field(data, "practice", bool, "") if "practice" in data else False,
     )
     return LoadedRun(run, settings_hash, _text(data, "rta", ""))
 
@@ -762,6 +773,14 @@ def verify_run(
     record = run.run if isinstance(run, LoadedRun) else run
     verifier_settings = settings if settings is not None else definition.default_settings()
     rate = record.settings.tick_rate
+    if record.practice:  # never verified, whatever its replays would show
+        return Verification(
+            False,
+            "a practice run (savestates, freezing or slow motion were used): never verified",
+            record.igt_ticks,
+            format_igt(rate, record.igt_ticks),
+            len(record.splits),
+        )
     ticks = 0
     split_ticks: list[int] = []  # cumulative ticks at each level exit
     problem = ""

@@ -196,6 +196,7 @@ class LayoutMap:
         *,
         jump_tiles: float | None = None,
         reach_tiles: float | None = None,
+        lifts: Sequence[tuple[float, float, float, float]] = (),
     ) -> None:
         self.tile_px = float(level.tile_size_px)
         self.columns = level.width_tiles
@@ -211,6 +212,9 @@ class LayoutMap:
             one_way[r0:r1, c0:c1] = True
         self.one_way = one_way
         self.up_ok = self._rising(jump_tiles, reach_tiles)
+        for left, bottom, right, top in lifts:  # ladders, springs, platforms: rising is easy
+            c0, r0, c1, r1 = self._cells(left, bottom, right, top)
+            self.up_ok[r0:r1, c0:c1] |= ~self.solid[r0:r1, c0:c1]
         if exits is None:
             exits = [
                 (o.rect.left_px, o.rect.bottom_px, o.rect.right_px, o.rect.top_px)
@@ -411,8 +415,9 @@ def solve(
     budget_s: float = DEFAULT_BUDGET_S,
     progress: Progress | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    held: int = 0,
 ) -> SolveResult:
-    """Search ``world`` (freshly loaded, at tick 0) for a way to the exit.
+    """Search ``world`` from the state it is in (freshly loaded: tick 0) for a way to the exit.
 
     Args:
         world: The level's world; it must be a :class:`SolvableWorld`. It is left in some
@@ -423,6 +428,10 @@ def solve(
         step_s: Length of one tick.
         budget_s: Give up after this many seconds.
         progress: Called about four times a second with the result so far.
+        held: The keys held in the tick before (when searching from the middle of a run:
+            the next tick's pressed and released edges follow from them).
+
+    The result's inputs start at the world's tick then (``world.ticks``).
 
     Raises:
         Unsolvable: The world has no savestates or the level no exit.
@@ -435,7 +444,8 @@ def solve(
     started = clock()
     root_state = world.capture()
     jump_tiles, reach_tiles, measured_ticks = _measure_jump(world, actions, step_s, root_state)
-    layout = LayoutMap(level, jump_tiles=jump_tiles, reach_tiles=reach_tiles)
+    lifts = world.solver_lifts() if callable(getattr(world, "solver_lifts", None)) else ()
+    layout = LayoutMap(level, jump_tiles=jump_tiles, reach_tiles=reach_tiles, lifts=lifts)
     macros = macros_for(actions)
     if not macros:
         raise Unsolvable("the game has none of the actions left, right, up, down, jump")
@@ -470,7 +480,7 @@ def solve(
             near,
         )
 
-    root = _Node(next(counter), None, (), world.ticks, 0, world.player_feet_px, 0.0)
+    root = _Node(next(counter), None, (), world.ticks, held, world.player_feet_px, 0.0)
     root.distance = layout.distance_at(root.feet_px)
     states: OrderedDict[int, Savestate] = OrderedDict()
     best = root
