@@ -444,7 +444,8 @@ def solve(
     started = clock()
     root_state = world.capture()
     jump_tiles, reach_tiles, measured_ticks = _measure_jump(world, actions, step_s, root_state)
-    lifts = world.solver_lifts() if callable(getattr(world, "solver_lifts", None)) else ()
+    find_lifts = getattr(world, "solver_lifts", None)
+    lifts = find_lifts() if callable(find_lifts) else ()
     layout = LayoutMap(level, jump_tiles=jump_tiles, reach_tiles=reach_tiles, lifts=lifts)
     macros = macros_for(actions)
     if not macros:
