@@ -331,6 +331,11 @@ class LevelWorld:
         return lifts
 
     @property
+    def player_grounded(self) -> bool:
+        """The player stands on something (the solver tells standing from the top of a jump)."""
+        return self.player.state.grounded
+
+    @property
     def player_hurt(self) -> bool:
         """The player is hurt (frozen before it respawns): a search gives that path up."""
         return self.player.hurt

@@ -27,8 +27,9 @@ How it searches (best first, no window, no drawing):
   through the level's corridors, round walls and up shafts, and of two ways to the same
   distance it prefers the quicker.
 * **Pruning.** A macro in which the player is hurt ends that branch. States are told apart
-  by the player's position (a quarter tile), velocity (coarsely, and whether it is exactly
-  at rest vertically: standing, not at the top of a jump), whether jump is held and, when the world has
+  by the player's position (a quarter tile), velocity (coarsely), whether it stands on
+  something (the world's optional ``player_grounded``, else a vertical velocity of exactly 0),
+  whether jump is held and, when the world has
   a physics world with render rows (``world.physics.current``), where the bodies within
   :data:`NEAR_TILES` of the player are (to a tile): a state like one already reached is not
   searched again, but waiting for a moving platform to come round is a new state.
@@ -100,7 +101,7 @@ MAX_REACH_TILES = 2.0
 """The heuristic lets the player rise this many tiles to the side of what it stands on, at
 most (a jump goes further, but rising is near the take-off)."""
 
-CROWDING_TILES = 0.25
+CROWDING_TILES = 1.0
 """Each state already queued in a tile makes the next one there weigh this much more: the
 search spreads out instead of trying every speed in the same few tiles."""
 
@@ -459,6 +460,11 @@ def solve(
 
     physics: Any = getattr(world, "physics", None)
     poses = getattr(physics, "current", None)
+
+    def grounded(velocity: tuple[float, float]) -> bool:
+        standing = getattr(world, "player_grounded", None)
+        return bool(standing) if standing is not None else velocity[1] == 0.0
+
     jump_bit = actions.mask(("jump",)) if "jump" in actions else 0
     near_px = NEAR_TILES * tile
 
@@ -476,7 +482,7 @@ def solve(
             round(feet[1] / quantum),
             round(velocity[0] / (tile * 4)),
             round(velocity[1] / (tile * 4)),
-            velocity[1] == 0.0,  # resting on something, not at the top of a jump
+            grounded(velocity),  # standing on something, not at the top of a jump
             held & jump_bit,
             near,
         )
