@@ -38,7 +38,11 @@ from engine.timing import TickRate
 if TYPE_CHECKING:
     from engine.app.solver import SolveResult
 
-__all__ = ["StopsWorking", "rerecord", "solve_anew"]
+__all__ = ["RETRY_SHARE", "StopsWorking", "rerecord", "solve_anew"]
+
+RETRY_SHARE = 0.25
+"""The share of the solver's budget for searching on from the old inputs' route (the rest
+searches from the start)."""
 
 
 class StopsWorking(Exception):  # noqa: N818 - names the outcome, like ReplayMismatch
@@ -161,9 +165,11 @@ def solve_anew(
 
     With the old ``replay``, its inputs show the way first: they are played under the new
     settings until the player is first hurt or they run out, and the solver searches on from
-    a state a little before that (one second, then three, then eight, then from the start,
-    each with what is left of the budget), keeping the old inputs up to there. The player's
+    the state one second before that, keeping the old inputs up to there; failing that, from
+    the start. The player's
     own route (where to wait for a platform, which way round) is kept wherever it still works.
+    That first search gets :data:`RETRY_SHARE` of the budget; the rest goes to a search from
+    the start.
 
     Returns:
         The replay (recorded from a fresh start, as :func:`rerecord` writes them) or None,
@@ -200,7 +206,7 @@ def solve_anew(
     result = None
     tried: set[int] = set()
     end = len(prefix)
-    for back_s in (1.0, 3.0, 8.0, float("inf")):
+    for back_s, share in ((1.0, RETRY_SHARE), (float("inf"), 1.0)):
         wanted = max(0, end - round(back_s / step_s)) if back_s != float("inf") else 0
         tick, state = max((s for s in starts if s[0] <= wanted), key=lambda s: s[0])
         if tick in tried:
@@ -212,14 +218,7 @@ def solve_anew(
         left = max(left, 1e-3)
         world.restore(state)
         held = prefix[tick - 1].held if tick > 0 else 0
-        result = solve(
-            world,
-            world.level,
-            actions,
-            step_s,
-            budget_s=left if back_s == float("inf") else left / 2,
-            held=held,
-        )
+        result = solve(world, world.level, actions, step_s, budget_s=left * share, held=held)
         if result.solved:
             inputs_found = prefix[:tick] + result.inputs
             replay_found = record_solution(

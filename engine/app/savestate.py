@@ -30,7 +30,8 @@ back. With them, a continuation from a restored state equals the uninterrupted r
 bit in every case measured but one: all six bundled levels from states at every sixth of the
 level to the exit after running 120 ticks on, and 40 random restores on levels 3 to 6 followed
 for 90 ticks; hypothesis found one (level 5, restored 3 ticks back at tick 493) where a body's
-velocity was 1.4e-14 px/s off 48 ticks later (``tests/game/test_savestates.py``). The one thing not put back is the order of pymunk's tree of moving shapes, which matters only
+velocity was 1.4e-14 px/s off 48 ticks later (``tests/game/test_savestates.py``).
+The one thing not put back is the order of pymunk's tree of moving shapes, which matters only
 when a pair of moving shapes first meets after the restore (see that module). (A deep copy of
 the world, ``copy.deepcopy`` of the ``pymunk.Space``, was measured first: 10 to 40 ms a
 capture, and it diverges at once where a joint or a pushed crate is, since pymunk's pickling
