@@ -218,6 +218,7 @@ def solve_anew(
         left = max(left, 1e-3)
         world.restore(state)
         held = prefix[tick - 1].held if tick > 0 else 0
+        share = share if tick > 0 else 1.0  # from the start anyway: the whole budget
         result = solve(world, world.level, actions, step_s, budget_s=left * share, held=held)
         if result.solved:
             inputs_found = prefix[:tick] + result.inputs

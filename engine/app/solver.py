@@ -101,9 +101,10 @@ MAX_REACH_TILES = 2.0
 """The heuristic lets the player rise this many tiles to the side of what it stands on, at
 most (a jump goes further, but rising is near the take-off)."""
 
-CROWDING_TILES = 1.0
-"""Each state already queued in a tile makes the next one there weigh this much more: the
-search spreads out instead of trying every speed in the same few tiles."""
+CROWDING_SCHEDULE: tuple[tuple[float, float], ...] = ((0.25, 0.3), (1.0, 1.0))
+"""The search's phases: ``(crowding, share of the budget)`` (1.0: what is left). Each state
+already queued in a tile makes the next one there weigh ``crowding`` tiles more: the search
+spreads out instead of trying every speed in the same few tiles."""
 
 NEAR_TILES = 5.0
 """Bodies this near the player (platforms, crates, a swing) are part of what tells states
@@ -418,6 +419,67 @@ def solve(
     clock: Callable[[], float] = time.perf_counter,
     held: int = 0,
 ) -> SolveResult:
+    """Search ``world`` from the state it is in for a way to the exit (see :func:`_search`).
+
+    The search runs in :data:`CROWDING_SCHEDULE`'s phases, each a fresh search from the same
+    state with its own crowding weight and share of the budget: a narrow search first (quick
+    where the layout distance leads straight there), then a wide one (where the way needs
+    detours the distance does not see, such as pushing a crate). The result adds up their
+    simulated ticks and time, and names the furthest point any of them reached.
+    """
+    if not isinstance(world, SolvableWorld):
+        raise Unsolvable(
+            "the game's world cannot be searched: it needs capture/restore (savestates) and "
+            "player_feet_px, player_velocity_px_s, player_hurt (engine.app.solver)"
+        )
+    started = clock()
+    start = world.capture()
+    total: SolveResult | None = None
+    for crowding, share in CROWDING_SCHEDULE:
+        left = budget_s - (clock() - started)
+        if total is not None and left <= 0:
+            break
+        world.restore(start)
+        phase = _search(
+            world,
+            level,
+            actions,
+            step_s,
+            budget_s=max(left, 0.0) if share >= 1.0 else budget_s * share,
+            progress=progress,
+            clock=clock,
+            held=held,
+            crowding=crowding,
+        )
+        if total is not None:
+            phase.simulated_ticks += total.simulated_ticks
+            phase.reached |= total.reached
+            if not phase.solved and total.furthest_distance_tiles < phase.furthest_distance_tiles:
+                phase.furthest = total.furthest
+                phase.furthest_distance_tiles = total.furthest_distance_tiles
+                phase.stopped_by = total.stopped_by
+                phase.sealed_off = total.sealed_off
+                phase.path_px = total.path_px
+        total = phase
+        total.seconds = clock() - started
+        if total.solved:
+            break
+    assert total is not None
+    return total
+
+
+def _search(
+    world: Any,
+    level: Level,
+    actions: ActionMap,
+    step_s: float,
+    *,
+    budget_s: float,
+    progress: Progress | None,
+    clock: Callable[[], float],
+    held: int,
+    crowding: float,
+) -> SolveResult:
     """Search ``world`` from the state it is in (freshly loaded: tick 0) for a way to the exit.
 
     Args:
@@ -493,7 +555,7 @@ def solve(
     best = root
     seen: set[tuple[object, ...]] = {key(root.feet_px, world.player_velocity_px_s, 0)}
     frontier: list[tuple[float, int, _Node]] = [(root.distance, root.id, root)]
-    crowding: dict[tuple[int, int], int] = {}  # states queued per tile
+    queued: dict[tuple[int, int], int] = {}  # states queued per tile
     climb_tiles = 0.0  # the highest the player got above the ground it left
     ground_y: dict[int, float] = {root.id: root.feet_px[1]}
     next_report = started + 0.25
@@ -579,11 +641,9 @@ def solve(
                 best = child
             if not np.isfinite(child.distance):
                 continue
-            crowd = crowding.get((row, column), 0)
-            crowding[(row, column)] = crowd + 1
-            priority = (
-                child.distance + child.ticks * step_s / SECONDS_PER_TILE + CROWDING_TILES * crowd
-            )
+            crowd = queued.get((row, column), 0)
+            queued[(row, column)] = crowd + 1
+            priority = child.distance + child.ticks * step_s / SECONDS_PER_TILE + crowding * crowd
             heapq.heappush(frontier, (priority, child.id, child))
     result.seconds = clock() - started
     if solution is not None:
