@@ -21,8 +21,8 @@ from engine.config import PRACTICE_ACTIONS, InputConfig, game_action_names
 from engine.input.replay import ReplayVerifier
 from engine.input.snapshot import ActionMap, InputSnapshot
 from engine.runtime.engine import split_practice
-from tests.engine.app.honest_runs import ORDER, honest_run
-from tests.engine.app.sample_game import GAME, LEVELS_DIR, SECTIONS
+from tests.engine.app.honest_runs import ORDER
+from tests.engine.app.sample_game import BUNDLED_RUN, GAME, LEVELS_DIR, SECTIONS
 
 GAME_ACTIONS = ActionMap(game_action_names(InputConfig()))
 KEYS = ActionMap(PRACTICE_ACTIONS)
@@ -144,9 +144,17 @@ def test_no_practice_key_no_practice() -> None:
     assert practice.used and practice.saved is None
 
 
-def test_a_practice_run_file_says_so_and_is_never_verified(tmp_path: Path) -> None:
-    run = honest_run()
-    data = run.to_json()
+@pytest.fixture(scope="module")
+def run_data() -> dict[str, Any]:
+    """The bundled run file (an honest run), as JSON."""
+    data: dict[str, Any] = json.loads(BUNDLED_RUN.read_text(encoding="utf-8"))
+    return data
+
+
+def test_a_practice_run_file_says_so_and_is_never_verified(
+    tmp_path: Path, run_data: dict[str, Any]
+) -> None:
+    data = dict(run_data)
     assert "practice" not in data  # files without practice read and write as before
     data["practice"] = True
     path = tmp_path / "run.json"
@@ -159,10 +167,12 @@ def test_a_practice_run_file_says_so_and_is_never_verified(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("value", ["yes", 1, None])
-def test_a_practice_field_that_is_not_a_boolean_is_refused(tmp_path: Path, value: object) -> None:
+def test_a_practice_field_that_is_not_a_boolean_is_refused(
+    tmp_path: Path, run_data: dict[str, Any], value: object
+) -> None:
     from engine.app.run_file import RunFileError
 
-    data = honest_run().to_json()
+    data = dict(run_data)
     data["practice"] = value
     path = tmp_path / "run.json"
     path.write_text(json.dumps(data))

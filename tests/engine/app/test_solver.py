@@ -101,6 +101,7 @@ def test_solve_on_the_command_line_writes_a_replay_and_one_json_line(
     assert data["simulated_ticks"] >= data["ticks"] and data["seconds"] > 0
 
 
+@pytest.mark.slow
 def test_an_unbeatable_level_exits_1_naming_the_furthest_point(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
