@@ -81,7 +81,7 @@ def test_a_course_is_solved_and_its_replay_plays_from_a_fresh_start(tmp_path: Pa
 
 
 def test_a_wall_higher_than_any_jump_is_not_beatable_and_named(tmp_path: Path) -> None:
-    result, _ = solved_world(course(tmp_path, WALLED), 4.0)
+    result, _ = solved_world(course(tmp_path, WALLED), 1.5)
     assert not result.solved
     column, _row = result.furthest
     assert column == 22  # just before the wall
