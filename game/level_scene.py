@@ -369,7 +369,7 @@ class LevelScene(PlayScene):
         self._hud_left.set(
             [self.level.name, f"coins {collected} / {total}"], HUD_MARGIN_PX, height - HUD_MARGIN_PX
         )
-        extra = list(self.hud_extra()) if self.hud_extra is not None else []
+        extra = self.extra_hud_lines()  # the practice line, the speedrun timer
         self._hud_right.set(extra, width - HUD_MARGIN_PX, height - HUD_MARGIN_PX)
         self._hud_camera.use()
         self._hud_text.draw()

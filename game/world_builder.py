@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pymunk
 
+from engine.app.savestate import Savestate
 from engine.config import PhysicsConfig
 from engine.entities import Entities, Entity
 from engine.input.snapshot import ActionMap, InputSnapshot
@@ -100,6 +101,12 @@ class Events:
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self._log)
+
+    def restore(self, events: tuple[Event, ...], count: int) -> None:
+        """Put back a saved log (a savestate's): these events, numbered up to ``count``."""
+        self._log.clear()
+        self._log.extend(events)
+        self.count = count
 
 
 def par_time_s(level: Level) -> float | None:
@@ -250,6 +257,37 @@ class LevelWorld:
         """Record an event of this tick (for sounds and effects)."""
         self.events.emit(self.ticks, name, x_px, y_px)
 
+    # -- savestates ----------------------------------------------------------------------------
+    def capture(self) -> Savestate:
+        """The whole state in memory, restored in place (see :mod:`engine.app.savestate`):
+        the physics world, every entity, the coins, checkpoint, deaths, ticks, the last
+        tick's input and the event log (the player's motor state is the player's)."""
+        payload = (
+            self.physics.capture(),
+            self.entities.capture(),
+            (
+                frozenset(self.collected),
+                self.checkpoint_id,
+                self.completed,
+                self.deaths,
+                self.ticks,
+                self.input,
+            ),
+            (tuple(self.events), self.events.count),
+        )
+        return Savestate(self.ticks, payload)
+
+    def restore(self, state: Savestate) -> None:
+        """Put the level back to ``state`` (it stays usable for more restores)."""
+        physics, entities, counters, (events, count) = state.payload
+        self.physics.restore(physics)
+        self.entities.restore(entities)
+        collected, self.checkpoint_id, self.completed, self.deaths, self.ticks, self.input = (
+            counters
+        )
+        self.collected = set(collected)
+        self.events.restore(events, count)
+
     # -- queries -------------------------------------------------------------------------------
     @property
     def respawn_point(self) -> tuple[float, float]:
@@ -263,6 +301,55 @@ class LevelWorld:
     def respawns(self) -> int:
         """How often the player was sent back to a checkpoint or the start (the deaths)."""
         return self.deaths
+
+    @property
+    def player_feet_px(self) -> tuple[float, float]:
+        """Where the player's feet are (the bottom centre of its box): the solver's position."""
+        return self.player.position_px
+
+    @property
+    def player_velocity_px_s(self) -> tuple[float, float]:
+        """The player's velocity (the solver tells states apart by it)."""
+        velocity = self.player.body.velocity
+        return (float(velocity.x), float(velocity.y))
+
+    def solver_lifts(self) -> list[tuple[float, float, float, float]]:
+        """Boxes ``(left, bottom, right, top)`` px where something lifts the player higher than
+        a jump from the ground (for the solver's heuristic, :mod:`engine.app.solver`): ladders,
+        the air a spring throws to, where moving platforms travel and swings swing."""
+        from game.entities.gadgets import Ladder, Spring
+        from game.entities.platforms import MovingPlatform, Swing
+
+        tile = float(self.level.tile_size_px)
+        lifts = []
+        for entity in self.entities:
+            if isinstance(entity, Ladder):
+                rect = entity.rect
+                lifts.append((rect.left_px, rect.bottom_px, rect.right_px, rect.top_px + tile))
+            elif isinstance(entity, Spring):
+                rect = entity.rect
+                top = rect.bottom_px + entity.height_px + tile
+                lifts.append((rect.left_px - tile, rect.bottom_px, rect.right_px + tile, top))
+            elif isinstance(entity, MovingPlatform):
+                xs = [x for x, _ in entity.path_px]
+                ys = [y for _, y in entity.path_px]
+                half = entity.obj.rect.width_px / 2 + tile
+                lifts.append((min(xs) - half, min(ys) - tile, max(xs) + half, max(ys) + 2 * tile))
+            elif isinstance(entity, Swing):
+                x, y = entity.pivot_px
+                reach = entity.rope_px + tile
+                lifts.append((x - reach, y - reach, x + reach, y))
+        return lifts
+
+    @property
+    def player_grounded(self) -> bool:
+        """The player stands on something (the solver tells standing from the top of a jump)."""
+        return self.player.state.grounded
+
+    @property
+    def player_hurt(self) -> bool:
+        """The player is hurt (frozen before it respawns): a search gives that path up."""
+        return self.player.hurt
 
     @property
     def coins_collected(self) -> int:

@@ -63,6 +63,8 @@ from typing import TYPE_CHECKING
 from engine.app.assets import ProjectFilesError
 from engine.app.definition import GameDefinition
 from engine.app.level_order import bundled_levels
+from engine.app.solve_command import budget_arg
+from engine.app.solver import DEFAULT_BUDGET_S
 from engine.config.schema import shown_text
 from engine.input.replay import (
     Replay,
@@ -141,6 +143,32 @@ def build_parser(prog: str) -> OneLineParser:
         default=None,
         help="play replays' inputs under the current settings and, if they still complete "
         "their level, rewrite their hashes",
+    )
+    tape.add_argument(
+        "--solve",
+        type=Path,
+        metavar="LEVEL",
+        default=None,
+        help="search the level headless for a way to its exit (engine.app.solver); "
+        "exit 0 solved, 1 not within the budget",
+    )
+    parser.add_argument(
+        "--out", type=Path, metavar="FILE", default=None, help="--solve: write the way found"
+    )
+    parser.add_argument(
+        "--budget-s",
+        type=budget_arg,
+        metavar="S",
+        default=None,
+        help=f"--solve, --rerecord: seconds the solver may search a level (default "
+        f"{DEFAULT_BUDGET_S:g})",
+    )
+    parser.add_argument(
+        "--picture",
+        type=Path,
+        metavar="FILE",
+        default=None,
+        help="--solve: draw the level, the tiles reached and the best path (PNG)",
     )
     parser.add_argument(
         "--speedrun",
@@ -261,8 +289,28 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
             music=None if headless else watch_music(config),
         )
         return stop.exit_status(status)
+    for flag, value in (("--out", args.out), ("--picture", args.picture)):
+        if value is not None and args.solve is None:
+            fail(prog, f"{flag} goes with --solve LEVEL")
+    if args.budget_s is not None and args.solve is None and args.rerecord is None:
+        fail(prog, "--budget-s goes with --solve LEVEL or --rerecord FILE...")
+    if args.solve is not None:
+        from engine.app.solve_command import solve_level
+
+        status = solve_level(
+            definition,
+            args.solve,
+            config,
+            out=args.out,
+            budget_s=args.budget_s,
+            picture=args.picture,
+            as_json_output=args.json,
+        )
+        return stop.exit_status(status)
     if args.rerecord is not None:
-        return stop.exit_status(rerecord_files(definition, args.rerecord, args.level, config))
+        return stop.exit_status(
+            rerecord_files(definition, args.rerecord, args.level, config, budget_s=args.budget_s)
+        )
     if args.record is not None:
         try:  # a missing, read-only or full folder, or a device there: now, not after the run
             check_can_save(args.record)
@@ -527,15 +575,25 @@ def rerecord_hint(prog: str, path: Path) -> str:
 
 
 def rerecord_files(
-    definition: GameDefinition, paths: Sequence[Path], level_arg: Path | None, config: Config
+    definition: GameDefinition,
+    paths: Sequence[Path],
+    level_arg: Path | None,
+    config: Config,
+    *,
+    budget_s: float | None = None,
 ) -> int:
     """``--rerecord``: re-record each replay, one line each; return the exit status.
 
-    0: every replay re-recorded; 1: the inputs of one no longer complete its level (nothing
-    written for it); 2: a file that is not a usable replay, or a level that cannot be loaded.
+    A replay whose inputs no longer complete its level is *solved anew* by the solver
+    (:func:`~engine.app.rerecord.solve_anew`) and that way written instead; its line says so.
+
+    0: every replay re-recorded or solved anew; 1: one no longer completes its level and the
+    solver found no way within its budget (nothing written for it); 2: a file that is not a
+    usable replay, or a level that cannot be loaded.
     """
     from engine.app.replay_run import game_version
-    from engine.app.rerecord import StopsWorking, rerecord
+    from engine.app.rerecord import StopsWorking, rerecord, solve_anew
+    from engine.app.solver import Unsolvable, describe
     from engine.levels import LevelError
 
     status = 0
@@ -550,12 +608,36 @@ def rerecord_files(
             new = rerecord(definition, old, level_path, config, game_version=version)
             save_replay(new, path)
         except StopsWorking as exc:
+            try:
+                solved, found = solve_anew(
+                    definition,
+                    level_path,
+                    config,
+                    game_version=version,
+                    budget_s=budget_s,
+                    replay=old,
+                )
+                if solved is not None:
+                    save_replay(solved, path)
+            except (Unsolvable, ReplayError, LevelError) as error:
+                print(error, file=sys.stderr)
+                status = 2
+                continue
+            if solved is None:
+                print(
+                    f"{path}: NOT re-recorded: with the current settings {exc}, and the solver "
+                    f"found no other way: {describe(found, level_path.name)}; record it again "
+                    f"by playing: {definition.prog} --record {path} --level {level_path}",
+                    file=sys.stderr,
+                )
+                status = max(status, 1)
+                continue
+            igt = format_igt(TickRate.from_hz(solved.tick_rate_hz), solved.tick_count)
             print(
-                f"{path}: NOT re-recorded: with the current settings {exc}; record it again "
-                f"by playing: {definition.prog} --record {path} --level {level_path}",
-                file=sys.stderr,
+                f"{path}: solved anew: its inputs no longer finish {level_path.name} ({exc}); "
+                f"the solver found a way in {solved.tick_count} ticks (IGT {igt}, "
+                f"{found.seconds:.1f} s of search) and wrote it"
             )
-            status = max(status, 1)
             continue
         except (ReplayError, LevelError) as exc:
             print(exc, file=sys.stderr)

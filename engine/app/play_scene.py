@@ -17,6 +17,11 @@ supplies what happens *around* play, the same for every game:
   ``on_quit``, and menu items whose callback is not given are left out. Paused ticks are neither
   simulated, recorded nor played back, so the in-game time stops.
 * **the ghost** (the personal best, :mod:`engine.app.ghost`) ticks in lockstep with the level.
+* **practice** (:mod:`engine.app.practice`): save and load a state, freeze and step one tick,
+  slow motion, from the live input, when the tape is a recording or there is none (never
+  while a replay plays back). A load rewinds the recording to the loaded tick; any use marks
+  the attempt (and the session's speedrun) as practice. The HUD's extra lines
+  (:meth:`PlayScene.extra_hud_lines`) start with the practice line.
 * **scripted input** (tests, demos): ``script(tick)`` replaces the live input.
 """
 
@@ -26,6 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.app.practice import Practice
 from engine.input.snapshot import InputSnapshot
 from engine.rendering.hud_text import HudLine
 from engine.runtime.audio import SoundBank
@@ -129,6 +135,9 @@ class PlayScene(Scene):
         self.paused = False
         self.tape: Tape | None = None
         self.ghost: Ghost | None = None
+        #: Practice controls (:mod:`engine.app.practice`); ``practice.on_used`` is the
+        #: session's to set (it marks a speedrun as practice).
+        self.practice = Practice()
         items = [("resume", "Resume")]
         if on_restart is not None:
             items.append(("restart", "Restart level"))
@@ -169,6 +178,14 @@ class PlayScene(Scene):
         if self.handle_pause_and_restart(snapshot):
             return
         tape = self.tape
+        practising = tape is None or callable(getattr(tape, "rewind", None))
+        keys = getattr(getattr(self, "engine", None), "practice_input", snapshot)
+        if (
+            practising
+            and not self.completed
+            and not self.practice.before_tick(keys, self.sim, on_load=self._rewind_tape)
+        ):
+            return
         if tape is None:
             if self.script is not None:
                 snapshot = self.script(tick)
@@ -182,6 +199,21 @@ class PlayScene(Scene):
         consumed = tape.input_for(level_tick, snapshot)
         self.advance(consumed)
         tape.after_tick(level_tick, consumed, self.state_hash())
+
+    def _rewind_tape(self, tick: int) -> None:
+        rewind = getattr(self.tape, "rewind", None)
+        if rewind is not None:
+            rewind(tick)
+
+    def extra_hud_lines(self) -> list[HudLine]:
+        """The HUD's extra lines: the practice line (while practice is on), then ``hud_extra``."""
+        lines: list[HudLine] = []
+        practice = self.practice.hud_line()
+        if practice is not None:
+            lines.append(practice)
+        if self.hud_extra is not None:
+            lines.extend(self.hud_extra())
+        return lines
 
     def handle_pause_and_restart(self, live: InputSnapshot) -> bool:
         """Apply the live input's pause and restart keys and the pause menu.

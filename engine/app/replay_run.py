@@ -91,15 +91,17 @@ class Recorder:
         settings: Mapping[str, str] | None = None,
         version: str = FALLBACK_VERSION,
     ) -> None:
-        self.recorder = ReplayRecorder(
-            action_map,
-            level_id=level_path.name,
-            level_hash=hash_level_file(level_path),
-            tick_rate_hz=tick_rate_hz,
-            game_version=version,
-            hash_every=HASH_EVERY_TICKS,
-            settings_hashes=settings,
-        )
+        self._header: dict[str, Any] = {
+            "level_id": level_path.name,
+            "level_hash": hash_level_file(level_path),
+            "tick_rate_hz": tick_rate_hz,
+            "game_version": version,
+            "hash_every": HASH_EVERY_TICKS,
+            "settings_hashes": settings,
+        }
+        self._action_map = action_map
+        self._ticks: list[tuple[InputSnapshot, str]] = []
+        self.recorder = ReplayRecorder(action_map, **self._header)
 
     @property
     def finished(self) -> bool:
@@ -113,6 +115,18 @@ class Recorder:
     def after_tick(self, tick: int, snapshot: InputSnapshot, state_hash: str) -> None:
         """Record the tick's input and the state hash after it."""
         self.recorder.record(tick, snapshot, state_hash)
+        self._ticks.append((snapshot, state_hash))
+
+    def rewind(self, tick: int) -> None:
+        """Forget the ticks from ``tick`` on (practice loaded a state from that tick).
+
+        The recording then holds the inputs of the timeline as it now stands: a savestate
+        restores the world exactly, so they still play back with every hash.
+        """
+        del self._ticks[tick:]
+        self.recorder = ReplayRecorder(self._action_map, **self._header)
+        for index, (snapshot, state_hash) in enumerate(self._ticks):
+            self.recorder.record(index, snapshot, state_hash)
 
     def to_replay(self) -> Replay:
         """The recording so far, ready for :func:`~engine.input.replay.save_replay`."""

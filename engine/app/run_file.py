@@ -312,7 +312,8 @@ def claims_seed(run: RunRecord) -> bytes:
     """The chain's first link: a digest of everything the file claims but cannot re-compute.
 
     The run id, the settings' hash, the game version, the timing mode, the vsync verdict, the
-    dropped time, the RTA of the run and of every split, and the splits and IGT as claimed. Every
+    dropped time, whether practice was used, the RTA of the run and of every split, and the
+    splits and IGT as claimed. Every
     state hash of every attempt is sealed under it (:func:`seal_hash`), so editing one claim
     changes every hash of the run: the file no longer matches its own replays, and making it
     match again means re-simulating every attempt, not editing a field.
@@ -330,6 +331,7 @@ def claims_seed(run: RunRecord) -> bytes:
         "igt_ticks": run.igt_ticks,
         "igt": run.igt,
         "rta_ms": run.rta_ms,
+        "practice": run.practice,
         "splits": [
             [s.level, s.name, s.segment_ticks, s.igt_ticks, s.igt, s.rta_ms] for s in run.splits
         ],
@@ -405,9 +407,19 @@ class RunRecord:
     final_hash: str
     splits: tuple[SplitRecord, ...]
     attempts: tuple[AttemptRecord, ...]
+    practice: bool = False
+    """Practice was used (savestates, freezing, slow motion: :mod:`engine.app.practice`).
+    Written as ``"practice": true`` only then, so files without it (every file before it)
+    read as they did; such a run is never verified."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to the file."""
+        data = self._json()
+        if self.practice:
+            data["practice"] = True
+        return data
+
+    def _json(self) -> dict[str, Any]:
         return {
             "format": RUN_FORMAT,
             "version": RUN_VERSION,
@@ -680,6 +692,7 @@ def _read_fields(data: dict[str, Any], source: str, game_sections: Mapping[str, 
         final_hash=_hash(data, "final_hash", ""),
         splits=tuple(splits),
         attempts=tuple(attempts),
+        practice=_field(data, "practice", bool, "") if "practice" in data else False,
     )
     return LoadedRun(run, settings_hash, _text(data, "rta", ""))
 
@@ -845,6 +858,14 @@ def verify_run(
     record = run.run if isinstance(run, LoadedRun) else run
     verifier_settings = settings if settings is not None else definition.default_settings()
     rate = record.settings.tick_rate
+    if record.practice:  # never verified, whatever its replays would show
+        return Verification(
+            False,
+            "a practice run (savestates, freezing or slow motion were used): never verified",
+            record.igt_ticks,
+            format_igt(rate, record.igt_ticks),
+            len(record.splits),
+        )
     ticks = 0
     split_ticks: list[int] = []  # cumulative ticks at each level exit
     problem = ""

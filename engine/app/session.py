@@ -310,6 +310,10 @@ class GameSession:
         )
         scene.tape = self.new_tape(index)
         scene.ghost = self.ghost_for(index, scene)
+        if (
+            self.speedrun is not None and self.in_run
+        ):  # practice marks the run (engine.app.practice)
+            scene.practice.on_used = self.speedrun.mark_practice
         self.current = scene
         self._show(scene)
 

@@ -151,6 +151,8 @@ class Speedrun:
             else (self.data_dir, user_dir, Path(tempfile.gettempdir()))
         )
         self.watched = watched
+        #: Practice was used in this run (:mod:`engine.app.practice`): no records from it.
+        self.practice = False
         self.run_id = ""
         self.timer: SpeedrunTimer | None = None
         self.last_split: SplitResult | None = None
@@ -178,6 +180,7 @@ class Speedrun:
             self.engine.tick_rate, self.level_files, self.records.comparison(self.category)
         )
         self.timer.start(self.clock_ns())
+        self.practice = False
         self.run_id = secrets.token_hex(16)
         self.last_split = None
         self._hitch_base_ns = self.engine.pacer.hitch_dropped_ns
@@ -231,7 +234,9 @@ class Speedrun:
         if self.watching:
             return ["watched run: no records or run file saved"]
         is_pb = False
-        if status.valid:
+        if self.practice:
+            lines.append("practice run: no records saved")
+        elif status.valid:
             saved = self._record_run(self.level_files, timer.split_segment_ticks, completed=True)
             is_pb = saved is not None and saved.is_new_pb
             if saved is None:
@@ -267,6 +272,7 @@ class Speedrun:
                 for s in timer.splits
             ),
             attempts=(),
+            practice=self.practice,
         )
         run = sealed_run(run, attempts)
         lines.append(self._export(run, timer.igt_ticks))
@@ -327,6 +333,10 @@ class Speedrun:
         self.last_run_file = saved
         return f"run file: {saved}"
 
+    def mark_practice(self) -> None:
+        """Practice was used in this run (:mod:`engine.app.practice`): it saves no records."""
+        self.practice = True
+
     def reset(self) -> None:
         """Reset the run (``reset_run``): golds of finished segments are kept, LiveSplit resets.
 
@@ -334,7 +344,8 @@ class Speedrun:
         """
         timer = self.timer
         finished_some = timer is not None and bool(timer.splits) and not timer.finished
-        if timer is not None and finished_some and not self.watching and self.status().valid:
+        valid = self.status().valid and not self.practice
+        if timer is not None and finished_some and not self.watching and valid:
             self._record_run(
                 self.level_files[: len(timer.splits)], timer.split_segment_ticks, completed=False
             )
@@ -415,7 +426,7 @@ class Speedrun:
 
     def _gold(self, split: SplitResult) -> str:
         """``"  gold!"`` for a gold split of a valid run (an invalid run sets no golds)."""
-        return "  gold!" if split.is_gold and self.status().valid else ""
+        return "  gold!" if split.is_gold and self.status().valid and not self.practice else ""
 
     @staticmethod
     def _invalid_reason(status: StrictStatus) -> str:

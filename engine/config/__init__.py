@@ -104,6 +104,7 @@ from engine.config.schema import ConfigError, key_binding, key_names, setting
 from engine.config.sections import (
     DEBUG_OVERLAY_ACTION,
     GAMEPAD_CONTROLS,
+    PRACTICE_ACTIONS,
     AudioConfig,
     CameraConfig,
     Config,
@@ -124,6 +125,7 @@ __all__ = [
     "DEBUG_OVERLAY_ACTION",
     "DEFAULT_CONFIG_PATH",
     "GAMEPAD_CONTROLS",
+    "PRACTICE_ACTIONS",
     "AudioConfig",
     "CameraConfig",
     "Config",

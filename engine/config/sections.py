@@ -196,6 +196,13 @@ class InputConfig:
     restart: tuple[str, ...] = key_binding(("R",), "Restart the current level.")
     reset_run: tuple[str, ...] = key_binding(("BACKSPACE",), "Reset the whole run and timer.")
     confirm: tuple[str, ...] = key_binding(("ENTER",), "Choose a menu item (jump chooses too).")
+    save_state: tuple[str, ...] = key_binding(("F5",), "Practice: save the level's state here.")
+    load_state: tuple[str, ...] = key_binding(("F9",), "Practice: go back to the saved state.")
+    freeze: tuple[str, ...] = key_binding(("F6",), "Practice: freeze the level / run again.")
+    step_tick: tuple[str, ...] = key_binding(("F7",), "Practice: run one tick while frozen.")
+    slow_motion: tuple[str, ...] = key_binding(
+        ("F8",), "Practice: slow motion (full, 1/2, 1/4 speed)."
+    )
     debug_overlay: tuple[str, ...] = key_binding(("F3",), "Toggle the debug overlay.")
 
 
@@ -236,16 +243,35 @@ class GamepadConfig:
     restart: tuple[str, ...] = gamepad_binding(("y",), "Restart the current level.")
     reset_run: tuple[str, ...] = gamepad_binding(("back",), "Reset the whole run and timer.")
     confirm: tuple[str, ...] = gamepad_binding((), "Choose a menu item (jump chooses too).")
+    save_state: tuple[str, ...] = gamepad_binding(
+        ("leftstick",), "Practice: save the level's state here."
+    )
+    load_state: tuple[str, ...] = gamepad_binding(
+        ("rightstick",), "Practice: go back to the saved state."
+    )
+    freeze: tuple[str, ...] = gamepad_binding((), "Practice: freeze the level / run again.")
+    step_tick: tuple[str, ...] = gamepad_binding((), "Practice: run one tick while frozen.")
+    slow_motion: tuple[str, ...] = gamepad_binding(
+        (), "Practice: slow motion (full, 1/2, 1/4 speed)."
+    )
 
 
 DEBUG_OVERLAY_ACTION = "debug_overlay"
 """The ``[input]`` action the engine handles itself (the F3 overlay); games never see it."""
 
+PRACTICE_ACTIONS = ("save_state", "load_state", "freeze", "step_tick", "slow_motion")
+"""The practice mode's actions (``engine.app.practice``): bound in ``[input]`` and
+``[gamepad]`` like the game's, but never part of the game's input snapshots (so replays and
+run files record exactly what they did before practice existed)."""
+
 
 def game_action_names(input_config: InputConfig) -> tuple[str, ...]:
-    """The actions a game's input snapshots carry: ``[input]``'s, in order, but the overlay key."""
+    """The actions a game's input snapshots carry: ``[input]``'s, in order, but the overlay key
+    and the practice keys (the engine's own)."""
     names = (f.name for f in dataclasses.fields(input_config))
-    return tuple(name for name in names if name != DEBUG_OVERLAY_ACTION)
+    return tuple(
+        name for name in names if name != DEBUG_OVERLAY_ACTION and name not in PRACTICE_ACTIONS
+    )
 
 
 MAX_HOST_NAME_CHARS = 253

@@ -29,7 +29,10 @@ nothing here imports arcade.
 from __future__ import annotations
 
 import bisect
+import copy
 import hashlib
+import types
+from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -133,8 +136,86 @@ class Entity:
         """
         return ()
 
+    def capture_state(self) -> dict[str, Any]:
+        """Its attributes for a savestate (:mod:`engine.app.savestate`), restored in place.
+
+        The default copies every attribute one level deep (:func:`copy_value`): numbers,
+        strings, tuples, frozen dataclasses, looks and pymunk objects are kept as they are (a
+        pymunk body's motion is the physics world's to save), lists, dicts, sets and other
+        plain objects (an :class:`~engine.entities.animation.Animator`) are copied. An entity
+        holding deeper mutable state overrides this and :meth:`restore_state`.
+        """
+        return {name: copy_value(value) for name, value in vars(self).items()}
+
+    def restore_state(self, state: dict[str, Any]) -> None:
+        """Put back what :meth:`capture_state` returned (the saved dict stays reusable)."""
+        vars(self).clear()
+        vars(self).update({name: copy_value(value) for name, value in state.items()})
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id}{'' if self.alive else ' dead'}>"
+
+
+_KEPT_TYPES = (
+    int,
+    float,
+    complex,
+    str,
+    bytes,
+    bool,
+    type(None),
+    tuple,
+    frozenset,
+    MappingProxyType,
+)
+_CODE_TYPES = (
+    types.FunctionType,
+    types.MethodType,
+    types.BuiltinFunctionType,
+    types.BuiltinMethodType,
+    type,
+)
+_KEEP, _COPY_METHOD, _SHALLOW = 0, 1, 2
+_HOW_BY_TYPE: dict[type, int] = {}
+
+
+def _how_to_copy(cls: type) -> int:
+    """How values of ``cls`` are copied (see :func:`copy_value`), decided once per type."""
+    how = _HOW_BY_TYPE.get(cls)
+    if how is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        if (
+            issubclass(cls, (*_KEPT_TYPES, *_CODE_TYPES, Entity))
+            or cls.__module__.partition(".")[0] == "pymunk"
+            or (params is not None and params.frozen)
+        ):
+            how = _KEEP
+        elif issubclass(cls, (list, dict, set, bytearray, deque)):
+            how = _COPY_METHOD
+        elif hasattr(cls, "__dict__") or hasattr(cls, "__slots__"):
+            how = _SHALLOW
+        else:
+            how = _KEEP
+        _HOW_BY_TYPE[cls] = how
+    return how
+
+
+def copy_value(value: Any) -> Any:
+    """One attribute's value for a savestate: kept if it cannot change, else a shallow copy.
+
+    Kept as they are: immutable values (numbers, strings, tuples, frozensets, read-only
+    mappings, frozen dataclasses), functions and methods, classes, entities (their own state
+    is saved by themselves) and pymunk objects (the physics world saves their motion and
+    membership). Copied one level deep: lists, dicts, sets, deques and any other object with
+    attributes (an animator). Decided once per type, so a capture costs a dict lookup per
+    attribute.
+    """
+    how = _how_to_copy(type(value))
+    if how == _KEEP:
+        return value
+    if how == _COPY_METHOD:
+        return value.copy()
+    return copy.copy(value)
 
 
 class Entities(Generic[Host]):
@@ -232,6 +313,28 @@ class Entities(Generic[Host]):
     def spawned(self) -> int:
         """How many entities have been spawned so far (the next id minus one)."""
         return self._next_id - 1
+
+    def capture(self) -> tuple[Any, ...]:
+        """Who is alive, in which order, and each one's :meth:`Entity.capture_state`."""
+        if self._passing:
+            raise RuntimeError("entities cannot be captured during a pass")
+        return (
+            tuple(self._live),
+            self._next_id,
+            tuple((entity, entity.capture_state()) for _, _, entity in self._live),
+        )
+
+    def restore(self, state: tuple[Any, ...]) -> None:
+        """Put back a :meth:`capture` in place (the same entity objects, their saved state).
+
+        An entity despawned since is live again with its saved attributes; one spawned since
+        is gone (its body leaves the space with the physics world's own restore).
+        """
+        live, self._next_id, saved = state
+        self._live = list(live)
+        self._incoming, self._outgoing = [], []
+        for entity, attributes in saved:
+            entity.restore_state(attributes)
 
     def state_digest(self) -> str:
         """A fingerprint of every live entity's id, class and :meth:`Entity.hash_state`."""

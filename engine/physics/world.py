@@ -80,6 +80,16 @@ import numpy as np
 import pymunk
 import pymunk.batch
 
+from engine.physics.contact_cache import (
+    ContactCache,
+    capture_biases,
+    capture_contacts,
+    capture_joints,
+    restore_biases,
+    restore_contacts,
+    restore_joints,
+)
+
 PoseMode = Literal["interpolate", "extrapolate"]
 
 _TAU_RAD = 2.0 * math.pi
@@ -186,6 +196,31 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return view
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class PhysicsState:
+    """A :meth:`PhysicsWorld.capture`: the space's members and motion, the rows, the counters.
+
+    ``shape_properties`` holds what game code changes on a shape during play: ``sensor``,
+    ``collision_type``, ``filter``, ``friction``, ``elasticity``, ``surface_velocity``.
+
+    ``motion`` has one row per body of the space (``bodies`` order): ``x_px, y_px, angle_rad,
+    vx_px_s, vy_px_s, angular_rad_s, fx, fy, torque``.
+    """
+
+    bodies: tuple[pymunk.Body, ...]
+    shapes: tuple[pymunk.Shape, ...]
+    shape_properties: tuple[tuple[object, ...], ...]
+    constraints: tuple[pymunk.Constraint, ...]
+    motion: np.ndarray
+    rows: tuple[tuple[pymunk.Body, ...], tuple[tuple[pymunk.Shape, ...], ...], tuple[object, ...]]
+    handles: tuple[int, ...]
+    snapshots: np.ndarray
+    counters: tuple[int, float, int]
+    contacts: ContactCache
+    biases: tuple[tuple[float, float, float], ...]
+    joints: tuple[tuple[float, ...], ...]
+
+
 class PhysicsWorld:
     """One pymunk space stepped at a fixed rate, plus render snapshots.
 
@@ -256,6 +291,131 @@ class PhysicsWorld:
         self._batch = pymunk.batch.Buffer()
         self._row_map: _RowMap | None = None
         self._row_map_version = -1  # the membership_version the row map was built for
+
+    # -------------------------------------------------------------- savestates
+
+    def capture(self) -> PhysicsState:
+        """Everything that changes in the space and the rows, for a savestate (in memory).
+
+        Which bodies, shapes and constraints are in the space (by identity), every body's
+        position, angle, velocity, angular velocity, force and torque, and the rows with their
+        snapshots and counters. The bodies stay the same objects: :meth:`restore` puts them
+        back into this state in place, so whatever refers to them (entities, sprites) stays
+        valid. What it cannot put back is the space's contact cache and spatial index as they
+        were (see :mod:`engine.app.savestate`).
+        """
+        space = self.space
+        bodies = tuple(space.bodies)
+        shapes = tuple(space.shapes)
+        constraints = tuple(space.constraints)
+        motion = np.array(
+            [
+                (
+                    *body.position,
+                    body.angle,
+                    *body.velocity,
+                    body.angular_velocity,
+                    *body.force,
+                    body.torque,
+                )
+                for body in bodies
+            ],
+            dtype=np.float64,
+        ).reshape(len(bodies), 9)
+        n = self._count
+        return PhysicsState(
+            bodies=bodies,
+            shapes=shapes,
+            shape_properties=tuple(
+                (
+                    shape.sensor,
+                    shape.collision_type,
+                    shape.filter,
+                    shape.friction,
+                    shape.elasticity,
+                    tuple(shape.surface_velocity),
+                )
+                for shape in shapes
+            ),
+            constraints=constraints,
+            motion=motion,
+            rows=(tuple(self._bodies), tuple(self._shapes), tuple(self._sprites)),
+            handles=tuple(self._handles),
+            snapshots=np.stack((self._previous[:n], self._current[:n], self._velocity[:n])),
+            counters=(self._tick_count, self._last_dt_s, self._next_handle),
+            contacts=capture_contacts(space),
+            biases=capture_biases(bodies),
+            joints=capture_joints(constraints),
+        )
+
+    def restore(self, state: PhysicsState) -> None:
+        """Put the space and the rows back to a :meth:`capture` (the state stays reusable)."""
+        space = self.space
+        gone_shapes = set(space.shapes) - set(state.shapes)
+        gone_constraints = set(space.constraints) - set(state.constraints)
+        gone_bodies = set(space.bodies) - set(state.bodies)
+        if gone_constraints:
+            space.remove(*gone_constraints)
+        if gone_shapes:
+            space.remove(*gone_shapes)
+        if gone_bodies:
+            space.remove(*gone_bodies)
+        now_bodies = set(space.bodies)
+        back = [body for body in state.bodies if body not in now_bodies]
+        if back:
+            space.add(*back)
+        now_shapes = set(space.shapes)
+        back_shapes = [shape for shape in state.shapes if shape not in now_shapes]
+        if back_shapes:
+            space.add(*back_shapes)
+        now_constraints = set(space.constraints)
+        back_constraints = [c for c in state.constraints if c not in now_constraints]
+        if back_constraints:
+            space.add(*back_constraints)
+        for shape, properties in zip(state.shapes, state.shape_properties, strict=True):
+            sensor, kind, shape_filter, friction, elasticity, surface_velocity = properties
+            if shape.sensor != sensor:
+                shape.sensor = sensor
+            if shape.collision_type != kind:
+                shape.collision_type = kind
+            if shape.filter != shape_filter:
+                shape.filter = shape_filter
+            shape.friction = friction
+            shape.elasticity = elasticity
+            shape.surface_velocity = surface_velocity
+        for body, row in zip(state.bodies, state.motion.tolist(), strict=True):
+            body.position = (row[0], row[1])
+            body.angle = row[2]
+            body.velocity = (row[3], row[4])
+            body.angular_velocity = row[5]
+            body.force = (row[6], row[7])
+            body.torque = row[8]
+        restore_contacts(space, state.contacts)
+        restore_biases(state.bodies, state.biases)
+        restore_joints(state.constraints, state.joints)
+        self._contacts_in_use = state.contacts  # restored arbiters point to its contacts
+        # The shapes' bounding boxes and the spatial index follow the bodies now (queries made
+        # before the next step, such as the player's contact probes, read them).
+        reindexed: set[pymunk.Body] = set()
+        for shape in state.shapes:
+            body = shape.body
+            if body is not None and body not in reindexed:
+                reindexed.add(body)
+                space.reindex_shapes_for_body(body)
+        bodies, shapes, sprites = state.rows
+        n = len(bodies)
+        while len(self._current) < n:
+            self._grow()
+        self._bodies = list(bodies)
+        self._shapes = list(shapes)
+        self._sprites = list(sprites)
+        self._handles = list(state.handles)
+        self._row_of = {body: row for row, body in enumerate(bodies)}
+        self._count = n
+        self._previous[:n], self._current[:n], self._velocity[:n] = state.snapshots
+        self._ids[:n] = [body.id for body in bodies]
+        self._tick_count, self._last_dt_s, self._next_handle = state.counters
+        self._membership_version += 1  # the row map is built again on the next read
 
     # ------------------------------------------------------------------ queries
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import arcade
 
-from engine.config import DEBUG_OVERLAY_ACTION, Config, game_action_names
+from engine.config import DEBUG_OVERLAY_ACTION, PRACTICE_ACTIONS, Config, game_action_names
 from engine.config.settings import UserSettings, config_with
 from engine.input.gamepad import GamepadInput
 from engine.input.keys import KeyBindings, bindings_from_input_config
@@ -178,7 +178,11 @@ class Engine:
         )
         self.bindings: KeyBindings = bindings_from_input_config(config.input)
         self.actions = ActionMap(game_action_names(config.input))
-        self.sampler = InputSampler(self.actions)
+        #: The practice keys (``engine.app.practice``): sampled with the game's actions, then
+        #: split off, so the game's snapshots (and replays) never carry them.
+        self.practice_actions = ActionMap(PRACTICE_ACTIONS)
+        self.practice_input = InputSnapshot.empty(self.practice_actions)
+        self.sampler = InputSampler(ActionMap((*self.actions, *PRACTICE_ACTIONS)))
         #: Gamepads feed the same sampler as the keyboard (none are read when headless).
         self.gamepads = GamepadInput(config.gamepad, self.sampler)
         #: The device the player last pressed something on: ``"keyboard"`` or ``"gamepad"``
@@ -362,7 +366,9 @@ class Engine:
     def _fixed_update(self, tick: int) -> None:
         start_ns = time.thread_time_ns()
         try:
-            snapshot = self.sampler.sample()
+            snapshot, self.practice_input = split_practice(
+                self.sampler.sample(), self.actions, self.practice_actions
+            )
             if self.global_input is not None and self.global_input(tick, snapshot):
                 return
             if self.scene is not None:
@@ -438,7 +444,7 @@ class Engine:
         for action in self.bindings.actions_for(symbol):
             if action == DEBUG_OVERLAY_ACTION:
                 self.overlay.cycle()  # hidden -> compact -> full -> hidden
-            elif action in self.actions:
+            elif action in self.sampler.action_map:
                 self.sampler.press(action)
         return None
 
@@ -447,7 +453,7 @@ class Engine:
             self._captured.discard(symbol)
             return True
         for action in self.bindings.actions_for(symbol):
-            if action != DEBUG_OVERLAY_ACTION and action in self.actions:
+            if action != DEBUG_OVERLAY_ACTION and action in self.sampler.action_map:
                 self.sampler.release(action)
         return None
 
@@ -459,3 +465,17 @@ class Engine:
     def _on_close(self) -> Any:
         self._closed = True
         return None
+
+
+def split_practice(
+    sampled: InputSnapshot, game: ActionMap, practice: ActionMap
+) -> tuple[InputSnapshot, InputSnapshot]:
+    """Split a snapshot of the game's actions followed by the practice ones into the two."""
+    count = len(game)
+    mask = (1 << count) - 1
+    return (
+        InputSnapshot(game, sampled.held & mask, sampled.pressed & mask, sampled.released & mask),
+        InputSnapshot(
+            practice, sampled.held >> count, sampled.pressed >> count, sampled.released >> count
+        ),
+    )

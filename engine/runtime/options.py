@@ -86,8 +86,14 @@ BINDABLE_ACTIONS: tuple[tuple[str, str], ...] = (
     ("jump", "Jump"),
     ("restart", "Restart"),
     ("reset_run", "Reset run"),
+    ("save_state", "Practice: save state"),
+    ("load_state", "Practice: load state"),
+    ("freeze", "Practice: freeze"),
+    ("step_tick", "Practice: step a tick"),
+    ("slow_motion", "Practice: slow motion"),
 )
-"""``(action, label)`` of the actions the controls screen rebinds, in order."""
+"""``(action, label)`` of the actions the controls screen rebinds, in order (the practice
+mode's last: ``engine.app.practice``)."""
 
 RESERVED_KEYS: frozenset[str] = frozenset({"F11"})
 """Keys that are never bound: F11 toggles fullscreen on every screen."""

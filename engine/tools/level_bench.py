@@ -7,6 +7,12 @@ physics bodies at the start, and the median, 99th percentile and mean tick in mi
 busiest level (the most entities) is marked. The state hash is left out of the timing: it is
 the replay's check, not part of a tick.
 
+When the world has savestates (``capture`` / ``restore``, :mod:`engine.app.savestate`), the
+row also gives the median time of a capture plus a restore (``savestate_ms``, goal: at most
+1 ms on the busiest level), measured at eight points along the replay, outside the ticks'
+timing: each point captures, plays on to the next point, and restores the state it captured
+before playing that stretch again.
+
 It works on any game (``--game PACKAGE``, :func:`~engine.app.definition.load_definition`;
 default: the one game in the working directory). Entities and bodies are counted when the
 world has ``entities`` and ``physics`` collections (the sample's does).
@@ -28,6 +34,7 @@ def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
         ``p99_ms``, ``mean_ms`` and ``busiest`` (True for the level with the most entities).
     """
     from engine.app.definition import load_definition
+    from engine.app.savestate import supports_savestates
     from engine.config import InputConfig, game_action_names
     from engine.input.replay import ReplayVerifier, load_replay
     from engine.input.snapshot import ActionMap
@@ -44,8 +51,25 @@ def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
         bodies = len(getattr(world, "physics", ()))
         inputs = ReplayVerifier(replay).player(actions)
         samples_ns: list[int] = []
-        for _ in range(replay.tick_count):
+        savestate_ns: list[int] = []
+        saves = supports_savestates(world)
+        every = max(1, replay.tick_count // 8)
+        stretch: list[Any] = []
+        state: Any = None
+        for tick in range(replay.tick_count):
+            if saves and tick % every == 0:
+                if state is not None:  # back to the previous point, and play the stretch again
+                    start_ns = time.perf_counter_ns()
+                    world.restore(state)  # type: ignore[attr-defined]
+                    savestate_ns[-1] += time.perf_counter_ns() - start_ns
+                    for again in stretch:
+                        world.tick(again)
+                start_ns = time.perf_counter_ns()
+                state = world.capture()  # type: ignore[attr-defined]
+                savestate_ns.append(time.perf_counter_ns() - start_ns)
+                stretch = []
             snapshot = inputs.sample()
+            stretch.append(snapshot)
             start_ns = time.perf_counter_ns()
             world.tick(snapshot)
             samples_ns.append(time.perf_counter_ns() - start_ns)
@@ -61,6 +85,11 @@ def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
                 "p99_ms": round(samples_ns[int(0.99 * (len(samples_ns) - 1))] / 1e6, 4),
                 "mean_ms": round(statistics.fmean(samples_ns) / 1e6, 4),
                 "busiest": False,
+                "savestate_ms": (
+                    round(statistics.median(savestate_ns[:-1] or savestate_ns) / 1e6, 4)
+                    if savestate_ns
+                    else None
+                ),
             }
         )
     if rows:
@@ -73,12 +102,15 @@ def format_levels(rows: list[dict[str, Any]]) -> str:
     lines = [
         "levels: one simulation tick of each bundled level, replaying its bundled replay",
         f"{'level':<22} {'ticks':>6} {'entities':>9} {'bodies':>7} {'median ms':>10} "
-        f"{'p99 ms':>8} {'mean ms':>8}",
+        f"{'p99 ms':>8} {'mean ms':>8} {'save+load ms':>13}",
     ]
     for row in rows:
         mark = "  <- busiest" if row["busiest"] else ""
+        saves = row.get("savestate_ms")
+        shown = f"{saves:>13.4f}" if saves is not None else f"{'-':>13}"
         lines.append(
             f"{row['level']:<22} {row['ticks']:>6} {row['entities']:>9} {row['bodies']:>7} "
-            f"{row['median_ms']:>10.4f} {row['p99_ms']:>8.4f} {row['mean_ms']:>8.4f}{mark}"
+            f"{row['median_ms']:>10.4f} {row['p99_ms']:>8.4f} {row['mean_ms']:>8.4f} "
+            f"{shown}{mark}"
         )
     return "\n".join(lines)

@@ -185,3 +185,20 @@ def test_any_claim_edited_and_kept_consistent_does_not_verify(
             attempt["run_id"] = forged["run_id"]
     result = verify(forged, tmp_path)
     assert not result.verified, (field, value)
+
+
+def test_a_practice_run_with_its_flag_deleted_does_not_verify(tmp_path: Path) -> None:
+    """Practice (savestates, slow motion) is a claim sealed like the others."""
+    import dataclasses
+
+    from engine.app.run_file import sealed_run
+    from tests.engine.app.honest_runs import play_run
+
+    practice = sealed_run(dataclasses.replace(honest_run(), practice=True), play_run())
+    data = practice.to_json()
+    assert data["practice"] is True
+    result = verify(data, tmp_path)
+    assert not result.verified and "practice" in result.problem  # never verified
+    del data["practice"]
+    result = verify(data, tmp_path)
+    assert not result.verified and "the file's claims" in result.problem

@@ -371,8 +371,10 @@ def test_default_input_config_maps_to_arcade_key_codes() -> None:
     bindings = bindings_from_input_config(InputConfig())
     assert bindings.action_map.actions == (
         "left", "right", "up", "down", "jump", "pause", "restart", "reset_run", "confirm",
-        "debug_overlay",
+        "save_state", "load_state", "freeze", "step_tick", "slow_motion", "debug_overlay",
     )  # fmt: skip
+    assert bindings.actions_for(arcade.key.F5) == ("save_state",)
+    assert bindings.actions_for(arcade.key.F9) == ("load_state",)
     assert bindings.actions_for(arcade.key.LEFT) == ("left",)
     assert bindings.actions_for(arcade.key.A) == ("left",)
     assert bindings.actions_for(arcade.key.SPACE) == ("jump",)
