@@ -15,7 +15,6 @@ Exit status: 0 solved, 1 not solved within the budget, 2 a bad flag, level or ou
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +31,7 @@ from engine.app.solver import (
     terminal_progress,
 )
 from engine.input.snapshot import ActionMap
+from engine.runtime.launch import number_arg
 
 if TYPE_CHECKING:
     from engine.app.definition import GameDefinition
@@ -43,21 +43,8 @@ MAX_BUDGET_S = 86_400.0
 """The longest ``--budget-s`` allowed (a day)."""
 
 
-def budget_arg(text: str) -> float:
-    """``--budget-s``: seconds, a positive finite number up to :data:`MAX_BUDGET_S`."""
-    import argparse
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected seconds (a number), got {text[:40]!r}"
-        ) from None
-    if not (math.isfinite(value) and 0 < value <= MAX_BUDGET_S):
-        raise argparse.ArgumentTypeError(
-            f"expected seconds in (0, {MAX_BUDGET_S:g}], got {text[:40]!r}"
-        )
-    return value
+budget_arg = number_arg("budget", minimum=0.0, exclusive=True, maximum=MAX_BUDGET_S, unit=" s")
+"""``--budget-s``: seconds, a positive finite number up to :data:`MAX_BUDGET_S` (one line else)."""
 
 
 def solve_level(

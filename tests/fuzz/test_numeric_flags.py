@@ -88,6 +88,7 @@ def test_every_flag_with_a_number_is_a_bounded_number_type() -> None:
                 "size_arg",
                 "_policies",
                 "_seed_range",
+                "_frame_delay",
             ):
                 continue  # checked types built on the bounded ones, or not numbers
             unbounded.append(f"{prog} {action.option_strings[-1]}: {kind!r}")
