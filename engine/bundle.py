@@ -196,9 +196,9 @@ def launcher_text(package: str) -> str:
     return (
         f'"""Starts {package} in a bundle, as python -m {package} does."""\n\n'
         "import sys\n\n"
-        "from engine.runtime.launch import run_command\n"
-        f"from {package}.__main__ import PROG, main\n\n"
-        "sys.exit(run_command(main, PROG))\n"
+        "from engine.app.cli import run_command_for\n"
+        f"from {package}.definition import GAME\n\n"
+        "sys.exit(run_command_for(GAME))\n"
     )
 
 

@@ -77,6 +77,7 @@ from engine.input.replay import (
     parse_replay,
 )
 from engine.input.snapshot import ActionMap
+from engine.levels import LevelError, load_level
 from engine.speedrun.timer import format_igt, format_time_ms
 from engine.storage.atomic_file import write_atomic
 from engine.storage.bounded_read import read_regular_file
@@ -872,6 +873,7 @@ def verify_run(
     final_hash = ""
     try:
         _check_claims(record, loaded, verifier_settings)
+        _check_counts(definition, record, levels_dir, level_order)
         seeds = attempt_seeds(record)
         for index, attempt in enumerate(record.attempts):
             done = len(split_ticks)
@@ -939,6 +941,51 @@ def verify_run(
         invalid,
         claimed if not problem else (),
     )
+
+
+def _check_counts(
+    definition: GameDefinition, run: RunRecord, levels_dir: Path, level_order: Sequence[str]
+) -> None:
+    """The times and splits the file claims against its replays' tick counts, before any replay.
+
+    A replay holds one input per tick, so the IGT and each split's ticks follow from the counts
+    alone, and the links (``previous_hash``) from the recorded hashes: a deleted attempt or an
+    edited time is named here ("does not follow", "the file claims IGT ..."), not only as a
+    broken seal.
+    Replays or levels that cannot be read are left to the full check, which names them.
+    """
+    rate = run.settings.tick_rate
+    ticks = 0
+    done = 0
+    previous_final = ""
+    for index, attempt in enumerate(run.attempts):
+        expected = level_order[done] if done < len(level_order) else "its end"
+        if attempt.level != expected:
+            return  # the full check names it, in order with the chain
+        _check_chain(run, index, previous_final)  # the links as the file records them
+        try:
+            data = attempt.replay_text.encode("utf-8", "surrogatepass")
+            replay = parse_replay(data)
+            count = replay.tick_count
+            previous_final = replay.hashes[-1] or "" if count else ""
+            if attempt.outcome != "complete":
+                ticks += count
+                continue
+            name = load_level(
+                levels_dir / Path(attempt.level).name, definition.kinds, definition.conventions
+            ).name
+        except (ReplayError, LevelError, OSError):
+            return
+        ticks += count
+        previous = run.splits[done - 1].igt_ticks if 0 < done <= len(run.splits) else 0
+        _check_split(run, done, attempt.level, name, ticks, ticks - previous, rate)
+        done += 1
+    igt = format_igt(rate, ticks)
+    if run.igt_ticks != ticks or run.igt != igt:
+        raise _MismatchError(
+            f"the file claims IGT {run.igt} ({run.igt_ticks} ticks), the replays give "
+            f"{igt} ({ticks} ticks)"
+        )
 
 
 def _check_claims(run: RunRecord, loaded: LoadedRun | None, verifier: RunSettings) -> None:

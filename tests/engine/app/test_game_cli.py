@@ -117,9 +117,9 @@ def test_verify_run_has_a_status_for_each_verdict(tmp_path: Path, capsys: Any) -
     igt = format_igt(TickRate.from_hz(60), BUNDLED_TICKS)
     run = f"IGT {igt} ({BUNDLED_TICKS} ticks), {len(LEVELS)} levels"
     expected = {
-        valid: (0, f"{valid}: verified: {run}"),
+        valid: (0, f"{valid}: verified: {run}, from the inputs; claimed, sealed in the chain: "),
         edited: (1, f"{edited}: NOT verified: the file claims IGT {igt} (1800 ticks)"),
-        invalid: (3, f"{invalid}: verified but INVALID: {run}; "),
+        invalid: (3, f"{invalid}: verified but INVALID: {run}, from the inputs; claimed, "),
         tmp_path: (2, ""),
     }
     for path, (status, start) in expected.items():
@@ -245,22 +245,39 @@ def test_record_into_a_folder_that_refuses_files_is_refused_before_the_run(
 HOSTILE_NAME = "\x1b[2J\x1b]0;pwned\x07Evil two\nlines\rand\u2028more \u202e" + "L" * 5000
 
 
-@pytest.mark.slow
-def test_the_summary_line_escapes_and_shortens_the_level_name(tmp_path: Path) -> None:
-    """Messages: a level's name reaches the terminal escaped and short (--json: JSON-escaped)."""
+def _level_named(tmp_path: Path, name: str) -> Path:
     levels = ROOT / "levels"
     for entry in levels.iterdir():
-        if entry.suffix != ".json":
+        if entry.suffix != ".json" and not (tmp_path / entry.name).exists():
             (tmp_path / entry.name).symlink_to(entry)
     data = json.loads((levels / "level1.json").read_text(encoding="utf-8"))
     for prop in data["properties"]:
         if prop["name"] == "name":
-            prop["value"] = HOSTILE_NAME
-    level = tmp_path / "hostile.json"
+            prop["value"] = name
+    level = tmp_path / "named.json"
     level.write_text(json.dumps(data), encoding="utf-8")
-    out = game("--level", str(level), "--frames", "2")
+    return level
+
+
+@pytest.mark.slow
+def test_a_hostile_level_name_is_refused_in_one_escaped_line(tmp_path: Path) -> None:
+    """Messages: terminal escapes, line breaks or 5,000 characters in a name never reach the
+    terminal raw: the level is refused (a run file could not hold the name) in one line."""
+    out = game("--level", str(_level_named(tmp_path, HOSTILE_NAME)), "--frames", "2")
+    assert out.returncode == 2 and out.stdout == ""
+    line = out.stderr.rstrip("\n")
+    assert len(out.stderr.splitlines()) == 1 and line.isprintable(), line[:300]
+    assert "\x1b" not in out.stderr and len(line) < 1000
+
+
+@pytest.mark.slow
+def test_the_summary_line_shortens_a_long_level_name(tmp_path: Path) -> None:
+    """A legal but long name (256 characters) is shortened in the text summary, whole in --json."""
+    name = "Long " * 51 + "!"
+    out = game("--level", str(_level_named(tmp_path, name)), "--frames", "2")
     assert out.returncode == 0, out.stderr[-500:]
     line = out.stdout.rstrip("\n")
-    assert len(out.stdout.splitlines()) == 1 and line.isprintable(), line[:300]
-    assert line.startswith("\\u001b[2J\\u001b]0;pwned\\u0007Evil two\\nlines\\r"), line[:300]
-    assert len(line) < 200 and "...: not complete, " in line, line[:300]
+    assert len(out.stdout.splitlines()) == 1 and len(line) < 200
+    assert "...: not complete, " in line, line[:300]
+    data = game("--level", str(_level_named(tmp_path, name)), "--frames", "2", "--json")
+    assert json.loads(data.stdout)["level"] == name

@@ -425,15 +425,26 @@ def test_verify_run_prints_one_line_and_json(finished_run: FinishedRun, tmp_path
     path = str(shutil.copy(finished_run.run_file, tmp_path))  # edited below
     out = game("--verify-run", path)
     assert out.returncode == 0, out.stderr
-    expected = f"{path}: verified: IGT {RUN_IGT} ({RUN_TICKS} ticks), {len(LEVELS)} levels"
-    assert out.stdout.strip() == expected
+    expected = (
+        f"{path}: verified: IGT {RUN_IGT} ({RUN_TICKS} ticks), {len(LEVELS)} levels, from the "
+        "inputs; claimed, sealed in the chain: RTA "
+    )
+    assert out.stdout.startswith(expected) and out.stdout.count("\n") == 1, out.stdout
     out = game("--verify-run", path, "--json")
-    assert json.loads(out.stdout) == {
+    report = json.loads(out.stdout)
+    recomputed = {"igt": RUN_IGT, "ticks": RUN_TICKS, "levels": len(LEVELS)}
+    assert {key: report[key] for key in ("verified", "valid", *recomputed)} == {
         "verified": True,
         "valid": True,
-        "igt": RUN_IGT,
-        "ticks": RUN_TICKS,
-        "levels": len(LEVELS),
+        **recomputed,
+    }
+    assert report["recomputed"] == recomputed
+    assert set(report["claimed"]) == {
+        "rta",
+        "vsync",
+        "game_version",
+        "timing_mode",
+        "hitch_dropped_ms",
     }
     edited = json.loads(Path(path).read_text())
     edited["igt_ticks"] = 1

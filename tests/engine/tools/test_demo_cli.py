@@ -101,7 +101,7 @@ def test_bad_config_file_names_the_file_key_value_and_allowed(tmp_path: Path) ->
 def test_sigterm_ends_the_demo_with_its_summary() -> None:
     import signal
 
-    from tests.game.test_game_cli import started
+    from tests.engine.app.test_game_cli import started
 
     env = no_display_env()
     env["ARCADE_HEADLESS"] = "1"
