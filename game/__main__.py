@@ -5,5 +5,11 @@ import sys
 from engine.app.cli import run_command_for
 from game.definition import GAME
 
+
+def main() -> int:
+    """The console script's entry point (``pyproject.toml``'s ``[project.scripts]``)."""
+    return run_command_for(GAME)
+
+
 if __name__ == "__main__":
-    sys.exit(run_command_for(GAME))
+    sys.exit(main())
