@@ -85,6 +85,7 @@ def check(text: str | bytes, path_factory: pytest.TempPathFactory) -> None:
     value=json_values,
     delete=st.booleans(),
 )
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_one_field_set_to_anything_or_deleted(
     tmp_path_factory: pytest.TempPathFactory, path: tuple[Any, ...], value: Any, delete: bool
 ) -> None:

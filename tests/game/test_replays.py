@@ -163,6 +163,7 @@ def test_record_and_replay_together_are_refused(tmp_path: Path) -> None:
     assert "not allowed with" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 @pytest.mark.gl
 def test_live_keys_recorded_at_60_hz_replay_at_144_hz(gl_window: Any, tmp_path: Path) -> None:
     from engine.app.replay_run import Player, Recorder
@@ -216,6 +217,7 @@ def test_live_keys_recorded_at_60_hz_replay_at_144_hz(gl_window: Any, tmp_path: 
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_an_edited_input_stops_at_the_first_differing_tick(tmp_path: Path) -> None:
     replay = load_replay(LEVEL1_REPLAY)
     edited_tick = 100

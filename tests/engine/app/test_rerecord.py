@@ -52,6 +52,7 @@ def test_inputs_that_no_longer_complete_say_where_the_run_stops_working() -> Non
     assert "without reaching the exit of 'First Steps'" in str(stop)
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_a_divergence_names_the_section_and_a_failed_rerecord_writes_nothing(
     tmp_path: Path,
 ) -> None:

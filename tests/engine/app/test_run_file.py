@@ -136,6 +136,7 @@ def test_an_attempt_spliced_in_from_another_run_is_noticed(
     assert "attempts were spliced in from another run" in problem
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_an_honest_run_with_other_settings_verifies_under_those_settings(tmp_path: Path) -> None:
     data = honest_run(OTHER).to_json()
     assert data["settings"]["player"]["coyote_time_s"] == 0.12
@@ -178,6 +179,7 @@ def test_settings_edited_without_their_hash_are_noticed(
     assert "the settings were edited" in problem_of(edited, tmp_path)
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_a_run_with_dropped_time_verifies_but_is_invalid(tmp_path: Path) -> None:
     result = verify_json(honest_run(strict_valid=False).to_json(), tmp_path)
     assert result.verified and not result.valid

@@ -115,6 +115,7 @@ def test_an_attempt_spliced_in_with_its_run_id_and_link_copied_does_not_verify(
     assert "not sealed under this run's chain" in result.problem
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_an_invalid_run_edited_valid_does_not_verify(tmp_path: Path) -> None:
     invalid = honest_run(strict_valid=False).to_json()
     assert invalid["hitch_dropped_ns"] > 0
@@ -187,6 +188,7 @@ def test_any_claim_edited_and_kept_consistent_does_not_verify(
     assert not result.verified, (field, value)
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_a_practice_run_with_its_flag_deleted_does_not_verify(tmp_path: Path) -> None:
     """Practice (savestates, slow motion) is a claim sealed like the others."""
     import dataclasses

@@ -367,6 +367,7 @@ def test_project_fill_refuses_unknown_fields() -> None:
 # -- the new game runs -------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 @pytest.mark.parametrize("speedrun", ["false", "true"])
 def test_the_new_game_runs_headless(project: Path, speedrun: str) -> None:
     flags = ["--headless", "--frames", "30", "--json", "--set", f"speedrun.enabled={speedrun}"]
@@ -375,6 +376,7 @@ def test_the_new_game_runs_headless(project: Path, speedrun: str) -> None:
     assert json.loads(out.stdout)["level"] == "First Steps"
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_the_new_game_reads_its_own_config_from_any_folder(tmp_path: Path) -> None:
     dest = make(tmp_path / "proj")
     config = dest / "config.toml"
@@ -710,6 +712,7 @@ def test_recipe_change_the_jump_and_rerecord(tmp_path: Path) -> None:
         assert out.returncode == 0, out.stderr
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_recipe_add_an_enemy(tmp_path: Path) -> None:
     project = make(tmp_path / "proj")
     follow_enemy_recipe(project)
@@ -746,6 +749,7 @@ def write_wav(path: Path, frequency_hz: float = 440.0, seconds: float = 0.1) -> 
         out.writeframes(frames)
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_recipe_add_a_sound(tmp_path: Path) -> None:
     project = make(tmp_path / "proj")
     section = readme_section(project, "Add a sound")
@@ -779,6 +783,7 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
+@pytest.mark.slow  # (moved out of the default suite's 90 s)
 def test_recipe_change_the_window_size_and_title(tmp_path: Path) -> None:
     project = make(tmp_path / "proj")
     section = readme_section(project, "Change the window size and title")
