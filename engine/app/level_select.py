@@ -104,13 +104,7 @@ class LevelSelectScene(MenuScene):
     # -- drawing ------------------------------------------------------------------------------
     def on_render(self, alpha: float, frame_dt_s: float) -> None:
         """The backdrop, then the list, the medals and the selected level's card."""
-        if self.backdrop is not None:
-            self.backdrop.engine = self.engine
-            self.backdrop.on_render(alpha, frame_dt_s)
-        if self._camera is None:
-            self._camera = self.engine.video.camera()
-        self._camera.use()
-        width, height = self.engine.video.size_px
+        width, height = self.draw_backdrop(alpha, frame_dt_s)
         arcade.draw_lrbt_rectangle_filled(0, width, 0, height, (8, 10, 28, 190))
         if self._text is None:
             self._build(width, height)

@@ -19,11 +19,14 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from engine.levels.conventions import GENERIC_CONVENTIONS, MapConventions
 from engine.levels.kinds import KindRegistry
 from engine.levels.model import Level, LevelError, escaped
 from engine.levels.tiled import load_level
+
+_T = TypeVar("_T")
 
 
 def summary_line(level: Level, shown_path: str) -> str:
@@ -45,22 +48,34 @@ def summary_line(level: Level, shown_path: str) -> str:
     )
 
 
+def _named(flag: str, spec: str, default: str, kind: type[_T]) -> _T:
+    """The object ``module[:NAME]`` names (``NAME`` defaults to ``default``), a ``kind``.
+
+    Raises:
+        ValueError: One line naming ``flag`` and what is wrong with ``spec``.
+    """
+    module_name, _, attribute = spec.partition(":")
+    attribute = attribute or default
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # an ImportError, or whatever the module raised on import
+        raise ValueError(f"{flag} {spec}: cannot import {module_name!r} ({exc})") from None
+    found = getattr(module, attribute, None)
+    if not isinstance(found, kind):
+        article = "a " if kind is KindRegistry else ""
+        raise ValueError(
+            f"{flag} {spec}: {module_name}.{attribute} is not {article}{kind.__name__}"
+        )
+    return found
+
+
 def load_kinds(spec: str) -> KindRegistry:
     """The registry ``module[:NAME]`` names (``NAME`` defaults to ``KINDS``).
 
     Raises:
         ValueError: One line saying what is wrong with ``spec``.
     """
-    module_name, _, attribute = spec.partition(":")
-    attribute = attribute or "KINDS"
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # an ImportError, or whatever the module raised on import
-        raise ValueError(f"--kinds {spec}: cannot import {module_name!r} ({exc})") from None
-    registry = getattr(module, attribute, None)
-    if not isinstance(registry, KindRegistry):
-        raise ValueError(f"--kinds {spec}: {module_name}.{attribute} is not a KindRegistry")
-    return registry
+    return _named("--kinds", spec, "KINDS", KindRegistry)
 
 
 def load_conventions(spec: str) -> MapConventions:
@@ -69,16 +84,7 @@ def load_conventions(spec: str) -> MapConventions:
     Raises:
         ValueError: One line saying what is wrong with ``spec``.
     """
-    module_name, _, attribute = spec.partition(":")
-    attribute = attribute or "CONVENTIONS"
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # an ImportError, or whatever the module raised on import
-        raise ValueError(f"--conventions {spec}: cannot import {module_name!r} ({exc})") from None
-    conventions = getattr(module, attribute, None)
-    if not isinstance(conventions, MapConventions):
-        raise ValueError(f"--conventions {spec}: {module_name}.{attribute} is not MapConventions")
-    return conventions
+    return _named("--conventions", spec, "CONVENTIONS", MapConventions)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -280,15 +280,19 @@ class MenuScene(Scene):
         if chosen is not None:
             self.on_choose(chosen)
 
-    def on_render(self, alpha: float, frame_dt_s: float) -> None:
-        """Draw the backdrop, then the panel."""
+    def draw_backdrop(self, alpha: float, frame_dt_s: float) -> tuple[int, int]:
+        """Draw the backdrop (if any) and use the menu's camera; return the picture's size."""
         if self.backdrop is not None:
             self.backdrop.engine = self.engine
             self.backdrop.on_render(alpha, frame_dt_s)
         if self._camera is None:
             self._camera = self.engine.video.camera()
         self._camera.use()
-        width, height = self.engine.video.size_px
+        return self.engine.video.size_px
+
+    def on_render(self, alpha: float, frame_dt_s: float) -> None:
+        """Draw the backdrop, then the panel."""
+        width, height = self.draw_backdrop(alpha, frame_dt_s)
         if self.lines_for is not None:
             self.panel.lines = tuple(self.lines_for())
         self.panel.draw(width, height)
