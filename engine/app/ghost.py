@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from engine.app.definition import GameDefinition, World
 from engine.app.run_file import RunFileError, RunSettings, load_run
+from engine.app.savestate import Savestate, Savestates, supports_savestates
 from engine.input.replay import Replay, ReplayError, ReplayVerifier, hash_level_file, parse_replay
 from engine.input.snapshot import ActionMap, InputPlayer
 
-__all__ = ["GHOST_DIR", "Ghost", "ghost_path", "ghost_replays"]
+__all__ = ["GHOST_DIR", "Ghost", "GhostState", "ghost_path", "ghost_replays"]
 
 GHOST_DIR = "ghosts"
 """The folder in the data directory holding one ghost file per records category."""
@@ -84,6 +87,15 @@ def ghost_replays(
     return replays
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class GhostState:
+    """A ghost captured by :meth:`Ghost.capture`: its world's savestate, and how many of its
+    recorded inputs it had played."""
+
+    world: Savestate
+    inputs_played: int
+
+
 class Ghost:
     """A level's simulation replaying recorded inputs, one tick per tick of the player's level.
 
@@ -118,3 +130,18 @@ class Ghost:
         """Advance one tick with the next recorded input (nothing once finished)."""
         if not self.finished:
             self.world.tick(self._inputs.sample())
+
+    def capture(self) -> GhostState | None:
+        """Where the ghost is now (None when its world has no savestates).
+
+        Practice mode saves it with the level, so loading a state puts the ghost back beside
+        the player, where it was at that tick.
+        """
+        if not supports_savestates(self.world):
+            return None
+        return GhostState(cast(Savestates, self.world).capture(), self._inputs.position)
+
+    def restore(self, state: GhostState) -> None:
+        """Put the ghost back where :meth:`capture` found it."""
+        cast(Savestates, self.world).restore(state.world)
+        self._inputs.seek(state.inputs_played)

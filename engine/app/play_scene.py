@@ -19,19 +19,22 @@ supplies what happens *around* play, the same for every game:
 * **the ghost** (the personal best, :mod:`engine.app.ghost`) ticks in lockstep with the level.
 * **practice** (:mod:`engine.app.practice`): save and load a state, freeze and step one tick,
   slow motion, from the live input, when the tape is a recording or there is none (never
-  while a replay plays back). A load rewinds the recording to the loaded tick; any use marks
-  the attempt (and the session's speedrun) as practice. The HUD's extra lines
+  while a replay plays back). A load puts the world and the ghost back and rewinds the
+  recording to the loaded tick (:meth:`PlayScene.load_position`); any use marks the attempt
+  (and the session's speedrun) as practice. The HUD's extra lines
   (:meth:`PlayScene.extra_hud_lines`) start with the practice line.
 * **scripted input** (tests, demos): ``script(tick)`` replaces the live input.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from engine.app.practice import Practice
+from engine.app.practice import Practice, SavedPosition
+from engine.app.savestate import Savestates, supports_savestates
 from engine.input.snapshot import InputSnapshot
 from engine.rendering.hud_text import HudLine
 from engine.runtime.audio import SoundBank
@@ -78,6 +81,14 @@ class Ghost(Protocol):
         """Advance one tick, in lockstep with the level."""
         ...
 
+    def capture(self) -> Any:
+        """Where the ghost is now (practice saves it with the level), or None."""
+        ...
+
+    def restore(self, state: Any) -> None:
+        """Put the ghost back where :meth:`capture` found it."""
+        ...
+
 
 class PlayScene(Scene):
     """The machinery of a playable level (see the module docstring).
@@ -102,6 +113,8 @@ class PlayScene(Scene):
         tape: The recorder or player, or None to play live input.
         ghost: The personal best's ghost, ticked with the level; drawing only.
         paused: The pause menu is open and the level does not tick.
+        timeline: The input of every level tick so far, as the timeline now stands (a load
+            cuts it back); practice saves keep it to reach their position in a restarted level.
     """
 
     sim: World
@@ -138,6 +151,8 @@ class PlayScene(Scene):
         #: Practice controls (:mod:`engine.app.practice`); ``practice.on_used`` is the
         #: session's to set (it marks a speedrun as practice).
         self.practice = Practice()
+        self.timeline: list[InputSnapshot] = []
+        self._start: SavedPosition | None = None
         items = [("resume", "Resume")]
         if on_restart is not None:
             items.append(("restart", "Restart level"))
@@ -180,11 +195,9 @@ class PlayScene(Scene):
         tape = self.tape
         practising = tape is None or callable(getattr(tape, "rewind", None))
         keys = getattr(getattr(self, "engine", None), "practice_input", snapshot)
-        if (
-            practising
-            and not self.completed
-            and not self.practice.before_tick(keys, self.sim, on_load=self._rewind_tape)
-        ):
+        if practising and self.practice.saved is not None and self.sim.ticks == 0:
+            self._start = self._start or self.save_position()  # a carried save replays from here
+        if practising and not self.completed and not self.practice.before_tick(keys, self):
             return
         if tape is None:
             if self.script is not None:
@@ -200,10 +213,50 @@ class PlayScene(Scene):
         self.advance(consumed)
         tape.after_tick(level_tick, consumed, self.state_hash())
 
-    def _rewind_tape(self, tick: int) -> None:
-        rewind = getattr(self.tape, "rewind", None)
-        if rewind is not None:
-            rewind(tick)
+    # -- practice ------------------------------------------------------------------------------
+    def save_position(self) -> SavedPosition | None:
+        """Capture the level, its ghost and the timeline here (None: no savestates)."""
+        sim = self.sim
+        if not supports_savestates(sim):
+            return None
+        ghost = self.ghost
+        return SavedPosition(
+            state=cast(Savestates, sim).capture(),
+            owner=weakref.ref(sim),
+            inputs=tuple(self.timeline),
+            ghost=ghost.capture() if ghost is not None else None,
+        )
+
+    def load_position(self, saved: SavedPosition) -> SavedPosition:
+        """Go back to ``saved``: the world, the ghost, the timeline and the recording.
+
+        A position this scene's world captured is restored in place. One another world of the
+        same level captured (the attempt before a restart) is reached by playing its inputs
+        again from this level's start, recorded and hashed like played ticks, and saved again
+        here, so the next load is instant.
+
+        Returns:
+            The position to keep.
+        """
+        if saved.belongs_to(self.sim):
+            cast(Savestates, self.sim).restore(saved.state)
+            if self.ghost is not None and saved.ghost is not None:
+                self.ghost.restore(saved.ghost)
+            del self.timeline[saved.ticks :]
+            rewind = getattr(self.tape, "rewind", None)
+            if rewind is not None:
+                rewind(saved.ticks)
+            return saved
+        start = self._start if self._start is not None else self.save_position()
+        if start is None or start.ticks != 0:
+            return saved  # no way back to this level's start: the save stays as it is
+        self.load_position(start)
+        tape = self.tape
+        for tick, snapshot in enumerate(saved.inputs):
+            self.advance(snapshot)
+            if tape is not None:
+                tape.after_tick(tick, snapshot, self.state_hash())
+        return self.save_position() or saved
 
     def extra_hud_lines(self) -> list[HudLine]:
         """The HUD's extra lines: the practice line (while practice is on), then ``hud_extra``."""
@@ -257,6 +310,7 @@ class PlayScene(Scene):
                 f"{engine.step_s} s ticks: build it with the engine's step (for_engine)"
             )
         self.sim.tick(snapshot)
+        self.timeline.append(snapshot)
         if self.ghost is not None:
             self.ghost.tick()  # lockstep: one ghost tick per level tick
 

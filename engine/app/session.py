@@ -353,10 +353,17 @@ class GameSession:
         self.start_level(self.level_index + 1, practice=False)
 
     def restart_level(self) -> None:
-        """Restart the current level at once (the ``restart`` key)."""
+        """Restart the current level at once (the ``restart`` key).
+
+        Practice carries over (:mod:`engine.app.practice`): a position saved in the attempt
+        before can be loaded in the new one, and slow motion stays as it was.
+        """
+        practice = self.current.practice if self.current is not None else None
         self._leave_level("restart")
         self._restarting = True
         self.start_level(self.level_index, practice=False)
+        if practice is not None and practice.used and self.current is not None:
+            self.current.practice = practice
 
     def _mark_complete(self) -> None:
         """Called inside the completing tick; the screen changes before the next tick.

@@ -516,6 +516,16 @@ class InputPlayer:
     def __len__(self) -> int:
         return len(self._snapshots)
 
+    def seek(self, position: int) -> None:
+        """Make ``position`` the tick the next :meth:`sample` returns (a rewound ghost).
+
+        Raises:
+            ValueError: ``position`` is outside ``0 .. len(self)``.
+        """
+        if not 0 <= position <= len(self._snapshots):
+            raise ValueError(f"position {position} is outside 0..{len(self._snapshots)}")
+        self._position = position
+
     def sample(self) -> InputSnapshot:
         """Return the next recorded tick's snapshot.
 

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from engine.app.ghost import Ghost
 from engine.app.play_scene import PlayScene
 from engine.app.practice import Practice
 from engine.app.replay_run import Recorder
 from engine.app.run_file import read_run, verify_run
 from engine.config import PRACTICE_ACTIONS, InputConfig, game_action_names
-from engine.input.replay import ReplayVerifier
+from engine.input.replay import ReplayVerifier, load_replay
 from engine.input.snapshot import ActionMap, InputSnapshot
 from engine.runtime.engine import split_practice
 from tests.engine.app.honest_runs import ORDER
@@ -27,6 +28,7 @@ from tests.engine.app.sample_game import BUNDLED_RUN, GAME, LEVELS_DIR, SECTIONS
 GAME_ACTIONS = ActionMap(game_action_names(InputConfig()))
 KEYS = ActionMap(PRACTICE_ACTIONS)
 LEVEL1 = LEVELS_DIR / "level1.json"
+REPLAY1 = load_replay(LEVELS_DIR / "replays" / "level1.replay")
 
 
 def keys(*pressed: str) -> InputSnapshot:
@@ -133,6 +135,65 @@ def test_freeze_steps_one_tick_at_a_time_and_slow_motion_halves_and_quarters(
         scene.on_tick(tick, run_right())
     assert scene.sim.ticks - start == 10  # quarter speed
     assert "speed 1/4" in (scene.practice.hud_line() or "")
+
+
+def _play(scene: PlayScene, ticks: int, snapshot: InputSnapshot | None = None) -> None:
+    for tick in range(ticks):
+        scene.on_tick(tick, snapshot or run_right())
+
+
+def _press(scene: PlayScene, key: str) -> None:
+    """One engine tick with a practice key pressed (the level ticks too, after it)."""
+    scene.engine.practice_input = keys(key)
+    scene.on_tick(0, run_right())
+    scene.engine.practice_input = keys()
+
+
+@pytest.mark.gl
+def test_a_load_puts_the_ghost_back_where_it_was_at_that_tick(gl_window: Any) -> None:
+    scene = _Scene()
+    scene.ghost = Ghost(GAME, LEVEL1, REPLAY1, GAME.default_settings(), GAME_ACTIONS)
+    _play(scene, 50)
+    _press(scene, "save_state")  # saved at 50, then tick 51 runs
+    _play(scene, 70)
+    _press(scene, "load_state")
+    assert scene.sim.ticks == scene.ghost.world.ticks == 51  # lockstep kept
+    assert scene.ghost.world.state_hash() == REPLAY1.hashes[50]
+    _play(scene, 30)
+    assert scene.ghost.world.state_hash() == REPLAY1.hashes[80]
+
+
+@pytest.mark.gl
+def test_a_save_outlives_a_restart_and_loads_exactly_in_the_new_attempt(gl_window: Any) -> None:
+    """The restarted level's world is a new one: the save's inputs lead it to the same state,
+    the new attempt's recording holds them and verifies, and the next load is in place."""
+    first = _Scene()
+    first.tape = Recorder(GAME_ACTIONS, LEVEL1, 60, {}, "t")
+    _play(first, 45)
+    _play(first, 20, run_right(held=False))
+    saved_hash = first.state_hash()
+    _press(first, "save_state")
+    assert first.practice.saved is not None and first.practice.saved.ticks == 65
+    second = _Scene()  # what the session's restart builds, given the same practice
+    second.practice = first.practice
+    recorder = Recorder(GAME_ACTIONS, LEVEL1, 60, {}, "t")
+    second.tape = recorder
+    second.ghost = Ghost(GAME, LEVEL1, REPLAY1, GAME.default_settings(), GAME_ACTIONS)
+    _play(second, 30, run_right(held=False))
+    scene_world = second.sim
+    second.engine.practice_input = keys("load_state", "freeze")  # load and hold still there
+    second.on_tick(0, run_right())
+    assert second.sim is scene_world and second.sim.ticks == 65
+    assert second.state_hash() == saved_hash
+    assert second.ghost.world.state_hash() == REPLAY1.hashes[64]
+    assert second.practice.saved is not None and second.practice.saved.belongs_to(scene_world)
+    assert len(recorder.to_replay().inputs) == 65
+    world = GAME.load_world(LEVEL1, GAME.default_settings())
+    verifier = ReplayVerifier(recorder.to_replay())
+    for tick, snapshot in enumerate(verifier.player(GAME_ACTIONS)):
+        world.tick(snapshot)
+        verifier.check(tick, world.state_hash())
+    assert world.state_hash() == saved_hash
 
 
 def test_no_practice_key_no_practice() -> None:

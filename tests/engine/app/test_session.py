@@ -186,6 +186,21 @@ def test_the_restart_key_restarts_at_once_and_the_run_keeps_counting(
     assert session.run_ticks == played + session.current.sim.ticks
 
 
+def test_a_practice_save_outlives_the_restart_key(session: GameSession) -> None:
+    tap(session, "jump")
+    frames(session, 20)
+    tap(session, "save_state")
+    saved = session.current.practice.saved
+    assert saved is not None and saved.ticks > 0
+    frames(session, 10)
+    tap(session, "restart")
+    assert session.current.sim.ticks == 0 and session.current.practice.saved is saved
+    frames(session, 5)
+    tap(session, "load_state")  # the new attempt goes to the saved tick (and one tick on)
+    assert session.current.sim.ticks == saved.ticks + 1
+    assert "PRACTICE" in session.current.extra_hud_lines()[0]
+
+
 def test_completing_a_level_shows_the_complete_screen_then_the_next_level(
     session: GameSession,
 ) -> None:
@@ -254,6 +269,23 @@ def test_jumps_and_coins_play_their_sounds_once_per_event(session: GameSession) 
     scene.sim.teleport_player(coin.center_px[0], coin.bottom_px)
     frames(session, 2)
     assert session.sounds.played["coin"] == 1
+
+
+def test_a_jump_after_a_practice_load_is_heard_again(session: GameSession) -> None:
+    tap(session, "jump")  # the title's Play
+    frames(session, 5)
+    tap(session, "save_state")
+    session.engine.sampler.press("jump")
+    frames(session, 3)
+    session.engine.sampler.release("jump")
+    frames(session, 30)
+    assert session.sounds is not None and session.sounds.played["jump"] == 1
+    tap(session, "load_state")  # back before the jump: the world's event log is shorter again
+    session.engine.sampler.press("jump")
+    frames(session, 3)
+    session.engine.sampler.release("jump")
+    frames(session, 5)
+    assert session.sounds.played["jump"] == 2
 
 
 def test_quit_stops_the_loop_and_leaves_the_window_to_the_caller(session: GameSession) -> None:
