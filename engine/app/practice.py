@@ -29,7 +29,7 @@ keeps the inputs that led to it from the level's start (:attr:`SavedPosition.inp
 first load in the new attempt plays them again from the start at full simulation speed (a
 deterministic world reaches exactly the same state, ghost and recording included) and saves
 there, so every later load is instant. That first load costs one level tick per saved tick
-(about 0.1 ms each for the sample game: a tenth of a second for a save 1,000 ticks in).
+(a tenth of a second for a save 1,000 ticks in, at 10,000 simulated ticks a second).
 
 Using any of these marks the scene's attempt, and in speedrun mode the run, as a **practice
 run** (:attr:`Practice.used`): no personal best or gold is saved from it, its run file says
