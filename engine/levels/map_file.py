@@ -29,6 +29,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Final
 
+from engine.levels.level_cache import note_read
+
 __all__ = [
     "MAX_CELLS",
     "MAX_FILE_BYTES",
@@ -96,6 +98,7 @@ def read_bytes(path: Path, what: str, fail: Fail) -> bytes:
         raise fail(f"cannot read {what}: {_reason(exc)}") from None
     if len(data) > MAX_FILE_BYTES:
         raise fail(f"{what} is more than the {MAX_FILE_BYTES:,} bytes allowed")
+    note_read(path, data)  # a level loaded from it is kept only while its bytes stay the same
     return data
 
 

@@ -38,6 +38,7 @@ from engine.levels.conventions import (
     conventions_for,
 )
 from engine.levels.kinds import Kind, KindRegistry, ObjectRef, PropError, Shape
+from engine.levels.level_cache import cached_load
 from engine.levels.map_file import (
     MAX_CELLS,
     MapHeader,
@@ -93,6 +94,8 @@ def load_level(
 
     Returns:
         The level in map pixels, y up (see :meth:`Level.scaled` for the game's tile size).
+        Loading the same files again gives the same (immutable) object without parsing
+        them again (:mod:`engine.levels.level_cache`).
 
     Raises:
         LevelError: For anything wrong with the file, always as one line.
@@ -103,10 +106,13 @@ def load_level(
     def fail(detail: str) -> LevelError:
         return LevelError(source, detail)
 
-    header, parsed = _parse(path, fail)
-    return _Builder(
-        path, header, parsed, kinds or KindRegistry(), conventions or GENERIC_CONVENTIONS
-    ).build()
+    def load() -> Level:
+        header, parsed = _parse(path, fail)
+        return _Builder(
+            path, header, parsed, kinds or KindRegistry(), conventions or GENERIC_CONVENTIONS
+        ).build()
+
+    return cached_load(path, (kinds, len(kinds or ()), conventions), load)
 
 
 def _parse(

@@ -18,6 +18,7 @@ the game's ``effects`` module), so an effect never changes what it shows.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -76,6 +77,25 @@ void main() {
 """
 
 
+_PROGRAMS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], Any]] = weakref.WeakKeyDictionary()
+
+
+def _program(ctx: Any, vertex_shader: str, fragment_shader: str) -> Any:
+    """The linked program of these shaders in ``ctx``, compiled once per context.
+
+    Every level scene draws particles and overlays; compiling their shaders for each (a level
+    restart builds a new scene) cost about 3 ms a program here. Each draw sets the uniforms it
+    uses, so scenes can share one program.
+    """
+    programs = _PROGRAMS.setdefault(ctx, {})
+    key = (vertex_shader, fragment_shader)
+    program = programs.get(key)
+    if program is None:
+        program = ctx.program(vertex_shader=vertex_shader, fragment_shader=fragment_shader)
+        programs[key] = program
+    return program
+
+
 class PointBatch:
     """Draws up to any number of square points per call from numpy arrays.
 
@@ -86,7 +106,7 @@ class PointBatch:
 
     def __init__(self, ctx: Any, capacity: int = 1024) -> None:
         self.ctx = ctx
-        self._program = ctx.program(vertex_shader=_POINT_VERTEX, fragment_shader=_POINT_FRAGMENT)
+        self._program = _program(ctx, _POINT_VERTEX, _POINT_FRAGMENT)
         self._capacity = 0
         self._buffer: Any = None
         self._geometry: Any = None
@@ -140,9 +160,7 @@ class ScreenOverlay:
         from arcade.gl import geometry
 
         self.ctx = ctx
-        self._program = ctx.program(
-            vertex_shader=_OVERLAY_VERTEX, fragment_shader=_OVERLAY_FRAGMENT
-        )
+        self._program = _program(ctx, _OVERLAY_VERTEX, _OVERLAY_FRAGMENT)
         self._quad = geometry.quad_2d_fs()
 
     def draw(

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import arcade
+import numpy as np
 
-from engine.levels.merge import mask_gid
+from engine.levels.merge import GID_FLAG_MASK, mask_gid
 from engine.levels.model import ImageLayer, Level, TileArt, TileLayer
 
 __all__ = ["LayerView", "TileMapView", "texture_for"]
@@ -168,16 +169,23 @@ class TileMapView:
         height_px = self.level.height_px
         offset_x, offset_y = layer.offset_px
         opacity = round(255 * max(0.0, min(1.0, layer.opacity)))
-        for index, raw_gid in enumerate(layer.cells):
-            gid = mask_gid(raw_gid)
-            if not gid:
-                continue
-            art = self.level.tiles[gid]
+        cells = np.asarray(layer.cells, dtype=np.uint32)
+        for index in np.flatnonzero(
+            cells & ~np.uint32(GID_FLAG_MASK)
+        ).tolist():  # the painted cells only
+            raw_gid = layer.cells[index]
+            art = self.level.tiles[mask_gid(raw_gid)]
             row, column = divmod(index, layer.width_tiles)
-            sprite = arcade.Sprite(texture_for(art, raw_gid), scale=self.scale)
+            texture = texture_for(art, raw_gid)
             # Tiled draws a tile image from the cell's bottom-left corner (taller art reaches up).
-            sprite.left = column * tile + offset_x
-            sprite.bottom = height_px - (row + 1) * tile + offset_y
+            # The centre is given at once: setting left and bottom would work the hit box out
+            # twice per tile (a bounding box, so the same place), most of a level's build time.
+            sprite = arcade.Sprite(
+                texture,
+                scale=self.scale,
+                center_x=column * tile + offset_x + texture.width * self.scale / 2,
+                center_y=height_px - (row + 1) * tile + offset_y + texture.height * self.scale / 2,
+            )
             if opacity < 255:
                 sprite.alpha = opacity
             sprites.append(sprite)

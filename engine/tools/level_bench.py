@@ -13,6 +13,10 @@ row also gives the median time of a capture plus a restore (``savestate_ms``, go
 timing: each point captures, plays on to the next point, and restores the state it captured
 before playing that stretch again.
 
+``reload_ms`` is the median of five more ``load_world`` calls on the same level (a restart's
+simulation side: with the level cache, :mod:`engine.levels.level_cache`, no map is parsed
+again).
+
 It works on any game (``--game PACKAGE``, :func:`~engine.app.definition.load_definition`;
 default: the one game in the working directory). Entities and bodies are counted when the
 world has ``entities`` and ``physics`` collections (the sample's does).
@@ -31,7 +35,8 @@ def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
 
     Returns:
         One row per level: ``level``, ``ticks``, ``entities``, ``bodies``, ``median_ms``,
-        ``p99_ms``, ``mean_ms`` and ``busiest`` (True for the level with the most entities).
+        ``p99_ms``, ``mean_ms``, ``busiest`` (True for the level with the most entities),
+        ``savestate_ms`` and ``reload_ms``.
     """
     from engine.app.definition import load_definition
     from engine.app.savestate import supports_savestates
@@ -47,6 +52,11 @@ def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
     for replay_path in sorted((levels_dir / "replays").glob("*.replay")):
         replay = load_replay(replay_path)
         world = definition.load_world(levels_dir / replay.level_id, settings)
+        reload_ns = []
+        for _ in range(5):
+            start_ns = time.perf_counter_ns()
+            definition.load_world(levels_dir / replay.level_id, settings)
+            reload_ns.append(time.perf_counter_ns() - start_ns)
         entities = len(getattr(world, "entities", ()))
         bodies = len(getattr(world, "physics", ()))
         inputs = ReplayVerifier(replay).player(actions)
@@ -90,6 +100,7 @@ def bench_levels(options: argparse.Namespace) -> list[dict[str, Any]]:
                     if savestate_ns
                     else None
                 ),
+                "reload_ms": round(statistics.median(reload_ns) / 1e6, 3),
             }
         )
     if rows:
@@ -102,7 +113,7 @@ def format_levels(rows: list[dict[str, Any]]) -> str:
     lines = [
         "levels: one simulation tick of each bundled level, replaying its bundled replay",
         f"{'level':<22} {'ticks':>6} {'entities':>9} {'bodies':>7} {'median ms':>10} "
-        f"{'p99 ms':>8} {'mean ms':>8} {'save+load ms':>13}",
+        f"{'p99 ms':>8} {'mean ms':>8} {'save+load ms':>13} {'reload ms':>10}",
     ]
     for row in rows:
         mark = "  <- busiest" if row["busiest"] else ""
@@ -111,6 +122,6 @@ def format_levels(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"{row['level']:<22} {row['ticks']:>6} {row['entities']:>9} {row['bodies']:>7} "
             f"{row['median_ms']:>10.4f} {row['p99_ms']:>8.4f} {row['mean_ms']:>8.4f} "
-            f"{shown}{mark}"
+            f"{shown} {row['reload_ms']:>10.2f}{mark}"
         )
     return "\n".join(lines)
