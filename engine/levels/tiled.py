@@ -769,8 +769,9 @@ class _Builder:
             listed += f" and {len(candidates) - 12} more"
         if kind == "player_start" and not any((self.solid_rects_present(), self.ground)):
             return (
-                "no start found and no ground to start on: no layer is named like ground "
-                f"(Collision, Ground, Platforms...) and no object like a start; objects: {listed}. "
+                "no start found and no ground to start on: no tile or shape on a layer named "
+                "like ground (Collision, Ground, Platforms...) and no object like a start; "
+                f"objects: {listed}. "
                 'Give the start object the class "player_start" and the ground layer the name '
                 '"solid", or add the names to the game\'s map conventions'
             )
