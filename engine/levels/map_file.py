@@ -341,7 +341,8 @@ def check_image(path: Path, fail: Fail, cache: dict[Path, tuple[int, int]]) -> t
     """
     if path in cache:
         return cache[path]
-    read_bytes(path, f"image {path}", fail)
+    shown = os.path.normpath(path)  # tilesets/../images/a.png is named images/a.png
+    read_bytes(path, f"image {shown}", fail)
     try:
         from PIL import Image
 
@@ -349,6 +350,6 @@ def check_image(path: Path, fail: Fail, cache: dict[Path, tuple[int, int]]) -> t
             size = image.size
             image.verify()
     except Exception as exc:  # Pillow raises many kinds of errors for a broken image
-        raise fail(f"image {path} is not an image Pillow can read ({_reason(exc)})") from None
+        raise fail(f"image {shown} is not an image Pillow can read ({_reason(exc)})") from None
     cache[path] = (int(size[0]), int(size[1]))
     return cache[path]

@@ -497,6 +497,17 @@ def test_external_tileset_image_checked_relative_to_tileset(tmp_path: Path) -> N
     assert load_level(path).solid_tile_count == 8
 
 
+def test_a_missing_image_is_named_without_dot_dot_parts(tmp_path: Path) -> None:
+    data = _base()
+    _external_tileset("sets/t.tsj")(data)
+    (tmp_path / "sets").mkdir()
+    tileset = json.loads((DATA_DIR / "tiles.tsj").read_text(encoding="utf-8"))
+    tileset["image"] = "../art/tiles.png"
+    (tmp_path / "sets" / "t.tsj").write_text(json.dumps(tileset), encoding="utf-8")
+    line = _error_line(_write(tmp_path, data))
+    assert f"image {tmp_path / 'art' / 'tiles.png'} not found" in line and ".." not in line
+
+
 def test_base64_zlib_tile_data_loads(tmp_path: Path) -> None:
     import base64
     import zlib
