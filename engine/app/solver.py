@@ -73,7 +73,9 @@ __all__ = [
     "DEFAULT_BUDGET_S",
     "KEPT_STATES",
     "MACRO_S",
+    "QUEUES",
     "LayoutMap",
+    "Queue",
     "SolvableWorld",
     "SolveResult",
     "Unsolvable",
@@ -101,10 +103,29 @@ MAX_REACH_TILES = 2.0
 """The heuristic lets the player rise this many tiles to the side of what it stands on, at
 most (a jump goes further, but rising is near the take-off)."""
 
-CROWDING_SCHEDULE: tuple[tuple[float, float], ...] = ((0.25, 0.3), (1.0, 1.0))
-"""The search's phases: ``(crowding, share of the budget)`` (1.0: what is left). Each state
-already queued in a tile makes the next one there weigh ``crowding`` tiles more: the search
-spreads out instead of trying every speed in the same few tiles."""
+
+@dataclass(frozen=True, slots=True)
+class Queue:
+    """One of the search's priority queues (see :data:`QUEUES`).
+
+    Attributes:
+        crowding: Each state already queued in a tile makes the next one there weigh this
+            many tiles more (the search spreads out instead of trying every speed in the
+            same few tiles).
+        novel_only: The queue takes only states that show something no state before them
+            did (a tile the player had not been in, or a body near the player in a tile it
+            had not been in while the player was where it is).
+        turns: How many nodes it expands in a row when its turn comes.
+    """
+
+    crowding: float = 0.0
+    novel_only: bool = False
+    turns: int = 1
+
+
+QUEUES: tuple[Queue, ...] = (Queue(crowding=0.25), Queue(novel_only=True))
+"""The search's queues, taken in turn: every state found goes into each queue that takes it,
+and is expanded once, by whichever queue reaches it first."""
 
 NEAR_TILES = 5.0
 """Bodies this near the player (platforms, crates, a swing) are part of what tells states
@@ -360,6 +381,7 @@ class _Node:
     held: int
     feet_px: tuple[float, float]
     distance: float
+    expanded: bool = False
 
 
 @dataclass(slots=True)
@@ -418,67 +440,8 @@ def solve(
     progress: Progress | None = None,
     clock: Callable[[], float] = time.perf_counter,
     held: int = 0,
-) -> SolveResult:
-    """Search ``world`` from the state it is in for a way to the exit (see :func:`_search`).
-
-    The search runs in :data:`CROWDING_SCHEDULE`'s phases, each a fresh search from the same
-    state with its own crowding weight and share of the budget: a narrow search first (quick
-    where the layout distance leads straight there), then a wide one (where the way needs
-    detours the distance does not see, such as pushing a crate). The result adds up their
-    simulated ticks and time, and names the furthest point any of them reached.
-    """
-    if not isinstance(world, SolvableWorld):
-        raise Unsolvable(
-            "the game's world cannot be searched: it needs capture/restore (savestates) and "
-            "player_feet_px, player_velocity_px_s, player_hurt (engine.app.solver)"
-        )
-    started = clock()
-    start = world.capture()
-    total: SolveResult | None = None
-    for crowding, share in CROWDING_SCHEDULE:
-        left = budget_s - (clock() - started)
-        if total is not None and left <= 0:
-            break
-        world.restore(start)
-        phase = _search(
-            world,
-            level,
-            actions,
-            step_s,
-            budget_s=max(left, 0.0) if share >= 1.0 else budget_s * share,
-            progress=progress,
-            clock=clock,
-            held=held,
-            crowding=crowding,
-        )
-        if total is not None:
-            phase.simulated_ticks += total.simulated_ticks
-            phase.reached |= total.reached
-            if not phase.solved and total.furthest_distance_tiles < phase.furthest_distance_tiles:
-                phase.furthest = total.furthest
-                phase.furthest_distance_tiles = total.furthest_distance_tiles
-                phase.stopped_by = total.stopped_by
-                phase.sealed_off = total.sealed_off
-                phase.path_px = total.path_px
-        total = phase
-        total.seconds = clock() - started
-        if total.solved:
-            break
-    assert total is not None
-    return total
-
-
-def _search(
-    world: Any,
-    level: Level,
-    actions: ActionMap,
-    step_s: float,
-    *,
-    budget_s: float,
-    progress: Progress | None,
-    clock: Callable[[], float],
-    held: int,
-    crowding: float,
+    max_ticks: int | None = None,
+    queues: Sequence[Queue] | None = None,
 ) -> SolveResult:
     """Search ``world`` from the state it is in (freshly loaded: tick 0) for a way to the exit.
 
@@ -493,6 +456,9 @@ def _search(
         progress: Called about four times a second with the result so far.
         held: The keys held in the tick before (when searching from the middle of a run:
             the next tick's pressed and released edges follow from them).
+        max_ticks: Give up after simulating this many ticks (a budget that does not depend
+            on the machine's speed or load: the same search every time).
+        queues: The search's queues, taken in turn (default :data:`QUEUES`).
 
     The result's inputs start at the world's tick then (``world.ticks``).
 
@@ -513,15 +479,19 @@ def _search(
     macros = macros_for(actions)
     if not macros:
         raise Unsolvable("the game has none of the actions left, right, up, down, jump")
+    plan = tuple(queues) if queues is not None else QUEUES
+    if not plan:
+        raise ValueError("the search needs at least one queue")
     macro_ticks = max(1, round(MACRO_S / step_s))
     masks = [actions.mask(macro.held) for macro in macros]
     tile = layout.tile_px
     quantum = POSITION_STEP_TILES * tile
     result = SolveResult(solved=False, simulated_ticks=measured_ticks)
+    tick_limit = max_ticks if max_ticks is not None else -1
     counter = itertools.count()
 
     physics: Any = getattr(world, "physics", None)
-    poses = getattr(physics, "current", None)
+    has_bodies = getattr(physics, "current", None) is not None
 
     def grounded(velocity: tuple[float, float]) -> bool:
         standing = getattr(world, "player_grounded", None)
@@ -530,79 +500,133 @@ def _search(
     jump_bit = actions.mask(("jump",)) if "jump" in actions else 0
     near_px = NEAR_TILES * tile
 
+    def near_bodies(feet: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+        """Rows and tile cells ``(column, row)`` of the bodies near the player."""
+        xy = physics.current[:, :2]
+        close = np.flatnonzero(np.abs(xy - feet).max(axis=1) < near_px)
+        return close, np.floor(xy[close] / tile).astype(np.int64)
+
     def key(
-        feet: tuple[float, float], velocity: tuple[float, float], held: int
+        feet: tuple[float, float],
+        velocity: tuple[float, float],
+        held: int,
+        standing: bool,
+        bodies: bytes,
     ) -> tuple[object, ...]:
-        near = b""
-        if poses is not None:  # what moves near the player: platforms, crates, the swing
-            current = physics.current
-            xy = current[:, :2]
-            close = np.abs(xy - feet).max(axis=1) < near_px
-            near = np.round(xy[close] / tile).astype(np.int64).tobytes()
         return (
             round(feet[0] / quantum),
             round(feet[1] / quantum),
             round(velocity[0] / (tile * 4)),
             round(velocity[1] / (tile * 4)),
-            grounded(velocity),  # standing on something, not at the top of a jump
+            standing,  # standing on something, not at the top of a jump
             held & jump_bit,
-            near,
+            bodies,
         )
+
+    atoms: set[tuple[int, ...]] = set()
+
+    def novel(cell: tuple[int, int], standing: bool, rows: np.ndarray, cells: np.ndarray) -> bool:
+        """Whether a state shows something no state before it did (see :data:`QUEUES`):
+        the player in a tile (standing or not), or a body near the player in a tile while
+        the player is in its tile. Records what it shows."""
+        found = False
+        mine = (-1, *cell, int(standing))
+        if mine not in atoms:
+            atoms.add(mine)
+            found = True
+        row, column = cell
+        for index, (bx, by) in zip(rows.tolist(), cells.tolist(), strict=True):
+            atom = (index, bx, by, row, column)
+            if atom not in atoms:
+                atoms.add(atom)
+                found = True
+        return found
 
     root = _Node(next(counter), None, (), world.ticks, held, world.player_feet_px, 0.0)
     root.distance = layout.distance_at(root.feet_px)
     states: OrderedDict[int, Savestate] = OrderedDict()
+    states[root.id] = root_state
     best = root
-    seen: set[tuple[object, ...]] = {key(root.feet_px, world.player_velocity_px_s, 0)}
-    frontier: list[tuple[float, int, _Node]] = [(root.distance, root.id, root)]
+    no_rows = np.zeros(0, dtype=np.int64)
+    no_cells = np.zeros((0, 2), dtype=np.int64)
+    root_rows, root_cells = near_bodies(root.feet_px) if has_bodies else (no_rows, no_cells)
+    root_standing = grounded(world.player_velocity_px_s)
+    seen: set[tuple[object, ...]] = {
+        key(root.feet_px, world.player_velocity_px_s, 0, root_standing, root_cells.tobytes())
+    }
+    novel(
+        layout.cell(root.feet_px[0], root.feet_px[1] + tile / 2),
+        root_standing,
+        root_rows,
+        root_cells,
+    )
+    frontiers: list[list[tuple[float, int, _Node]]] = [[] for _ in plan]
+    for frontier in frontiers:
+        frontier.append((root.distance, root.id, root))
+    turns = [index for index, queue in enumerate(plan) for _ in range(queue.turns)]
+    turn = 0
     queued: dict[tuple[int, int], int] = {}  # states queued per tile
     climb_tiles = 0.0  # the highest the player got above the ground it left
     ground_y: dict[int, float] = {root.id: root.feet_px[1]}
     next_report = started + 0.25
 
-    at: list[int] = [-1]  # the node whose state the world is in, untouched since (or -1)
-
-    def state_of(node: _Node) -> None:
+    def state_of(node: _Node) -> Savestate:
         """Put the world in ``node``'s state (restored, or rebuilt from an ancestor)."""
-        if at[0] == node.id:
-            return
-        at[0] = node.id
         kept = states.get(node.id)
         if kept is not None:
             states.move_to_end(node.id)
             world.restore(kept)
-            return
+            return kept
         chain = []
         ancestor: _Node | None = node
-        while ancestor is not None and ancestor.id not in states and ancestor is not root:
+        while ancestor is not None and ancestor.id not in states:
             chain.append(ancestor)
             ancestor = ancestor.parent
-        world.restore(root_state if ancestor is None or ancestor is root else states[ancestor.id])
+        world.restore(root_state if ancestor is None else states[ancestor.id])
         for step in reversed(chain):
             for snapshot in step.inputs:
                 world.tick(snapshot)
                 result.simulated_ticks += 1
-        _keep(node.id, world.capture())
-
-    def _keep(node_id: int, state: Savestate) -> None:
-        states[node_id] = state
+        state = world.capture()
+        states[node.id] = state
         if len(states) > KEPT_STATES:
+            oldest = next(iter(states))
+            if oldest == root.id:
+                states.move_to_end(root.id)
             states.popitem(last=False)
+        return state
+
+    def next_node() -> _Node | None:
+        """The next node to expand: from the queue whose turn it is (or the next that has
+        one), skipping nodes another queue has expanded already."""
+        nonlocal turn
+        for _ in range(len(turns)):
+            frontier = frontiers[turns[turn]]
+            turn = (turn + 1) % len(turns)
+            while frontier:
+                _, _, node = heapq.heappop(frontier)
+                if not node.expanded:
+                    node.expanded = True
+                    return node
+        return None
 
     solution: _Node | None = None
-    while frontier and solution is None:
+    while solution is None:
         now = clock()
-        if now - started > budget_s:
+        if now - started > budget_s or 0 <= tick_limit <= result.simulated_ticks:
             break
         if progress is not None and now >= next_report:
             next_report = now + 0.25
             _fill_furthest(result, best, layout, climb_tiles)
             result.seconds = now - started
             progress(result, budget_s - (now - started))
-        _, _, node = heapq.heappop(frontier)
-        for held in masks:
-            state_of(node)
-            at[0] = -1
+        node = next_node()
+        if node is None:
+            break
+        saved = state_of(node)
+        for index, held in enumerate(masks):
+            if index:
+                world.restore(saved)
             previous = node.held
             inputs = []
             hurt = False
@@ -625,14 +649,17 @@ def _search(
             if world.completed:
                 solution = child
                 break
-            state_key = key(feet, world.player_velocity_px_s, held)
+            velocity = world.player_velocity_px_s
+            standing = grounded(velocity)
+            rows, cells = near_bodies(feet) if has_bodies else (no_rows, no_cells)
+            state_key = key(feet, velocity, held, standing, cells.tobytes())
             if state_key in seen:
                 continue
             seen.add(state_key)
-            row, column = layout.cell(feet[0], feet[1] + tile / 2)
-            result.reached.add((row, column))
-            standing = abs(world.player_velocity_px_s[1]) < 1e-6
-            base = feet[1] if standing else ground_y.get(node.id, feet[1])
+            cell = layout.cell(feet[0], feet[1] + tile / 2)
+            result.reached.add(cell)
+            is_novel = novel(cell, standing, rows, cells)
+            base = feet[1] if abs(velocity[1]) < 1e-6 else ground_y.get(node.id, feet[1])
             ground_y[child.id] = base
             climb_tiles = max(climb_tiles, (feet[1] - base) / tile)
             if child.distance < best.distance or (
@@ -641,10 +668,14 @@ def _search(
                 best = child
             if not np.isfinite(child.distance):
                 continue
-            crowd = queued.get((row, column), 0)
-            queued[(row, column)] = crowd + 1
-            priority = child.distance + child.ticks * step_s / SECONDS_PER_TILE + crowding * crowd
-            heapq.heappush(frontier, (priority, child.id, child))
+            crowd = queued.get(cell, 0)
+            queued[cell] = crowd + 1
+            late = child.ticks * step_s / SECONDS_PER_TILE
+            for queue, frontier in zip(plan, frontiers, strict=True):
+                if queue.novel_only and not is_novel:
+                    continue
+                priority = child.distance + late + queue.crowding * crowd
+                heapq.heappush(frontier, (priority, child.id, child))
     result.seconds = clock() - started
     if solution is not None:
         result.solved = True
@@ -657,7 +688,7 @@ def _search(
         result.furthest = (column, layout.tiled_row(row))
         return result
     _fill_furthest(result, best, layout, climb_tiles)
-    if not frontier and result.stopped_by is None:
+    if not any(frontiers) and result.stopped_by is None:
         result.stopped_by = "every reachable state was searched (the exit cannot be reached)"
     return result
 
