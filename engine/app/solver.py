@@ -15,24 +15,48 @@ How it searches (best first, no window, no drawing):
   jump). A jump is pressed when a macro holding jump follows one that did not, so a long held
   jump is several jump macros in a row, and a new jump needs a macro without it in between.
   The input of each tick is the held keys with the pressed and released edges a player's
-  keyboard would give.
-* **Savestates.** Each state reached is captured; expanding it restores it once per macro.
-  States are kept for the most recent nodes (:data:`KEPT_STATES`); an older one is rebuilt by
-  restoring the nearest kept ancestor and playing the inputs between (restores are exact, so
-  this is the same state).
+  keyboard would give. A macro that holds up or down on top of another's keys (climb,
+  climb down, drop) stops after its first tick when that tick left the world exactly as the
+  other's first tick did (the same ``state_hash``: no ladder, no one-way platform there), so
+  the keys that do nothing in most places cost one tick, not six.
+* **Savestates.** Each state expanded is captured; expanding it restores it once per macro
+  but the first. States are kept for the most recent nodes (:data:`KEPT_STATES`); an older
+  one is rebuilt by restoring the nearest kept ancestor and playing the inputs between
+  (restores are exact, so this is the same state).
 * **A heuristic that knows the level.** :class:`LayoutMap` measures, over the level's
   tiles, the distance in tiles from every open tile to the nearest exit (a breadth-first
   search through tiles that are not solid), and a node's priority is that distance at the
   player's position plus half a tile per second of game time taken: it heads for the exit
   through the level's corridors, round walls and up shafts, and of two ways to the same
   distance it prefers the quicker.
+* **Queues taken in turn** (:data:`QUEUES`). A distance alone leads into dead ends: under a
+  wall too high to jump, where the way is to push a crate to it first and jump from the
+  crate, or below a gap a moving platform will carry the player through if it waits. So
+  every state found goes into up to three priority queues, and the search expands the best
+  state of each in turn (a state once, whichever queue reaches it first): a *greedy* queue
+  of every state (the priority above, plus a little for each state already queued in the
+  same tile, so it spreads out), and two *novelty* queues (the idea of width-based
+  planning, Lipovetzky and Geffner's IW and best-first width search) that take only states
+  that show something no state before them did: the player in a tile it had not been in
+  (standing or in the air), a body near the player (a crate, a platform, a swing) somewhere
+  it had not been or in a tile while the player was in a tile they had not been in together;
+  the second also takes a body in a new place (to a quarter tile) while the player is in its
+  tile. Pushing a crate along, riding a platform, standing on a crate pushed to a wall: each
+  shows something new, so they are searched however bad their distance looks, while trying
+  every speed in the same places is not. The budget is never split between fixed phases:
+  a level the distance leads straight through is solved by the greedy queue about as fast as
+  by it alone, one that needs a detour by the novelty queues.
 * **Pruning.** A macro in which the player is hurt ends that branch. States are told apart
   by the player's position (a quarter tile), velocity (coarsely), whether it stands on
   something (the world's optional ``player_grounded``, else a vertical velocity of exactly 0),
   whether jump is held and, when the world has
   a physics world with render rows (``world.physics.current``), where the bodies within
-  :data:`NEAR_TILES` of the player are (to a tile): a state like one already reached is not
-  searched again, but waiting for a moving platform to come round is a new state.
+  :data:`NEAR_TILES` of the player are (to a tile; the player's own body, the world's
+  optional ``player_body``, left out): a state like one already reached is not searched
+  again, but waiting for a moving platform to come round is a new state.
+
+The budget is wall time (``budget_s``) and, for a result that does not depend on the machine
+or its load, optionally simulated ticks (``max_ticks``: the same search every time).
 
 The first way found is written as a replay recorded from a *fresh start* (the inputs played
 on a newly loaded level, every state hash recorded), and checked to complete the level: a
@@ -112,18 +136,21 @@ class Queue:
         crowding: Each state already queued in a tile makes the next one there weigh this
             many tiles more (the search spreads out instead of trying every speed in the
             same few tiles).
-        novel_only: The queue takes only states that show something no state before them
-            did (a tile the player had not been in, or a body near the player in a tile it
-            had not been in while the player was where it is).
+        novelty: 0: the queue takes every state; 1: only states that show something no
+            state before them did (the player in a tile it had not been in, standing or not;
+            a body near the player somewhere no body had been, to a quarter tile; or in a tile
+            while the player is in a tile they had not been in together); 2: those and
+            states that show a body near the player somewhere (to a quarter tile) it had
+            not been while the player was in its tile (standing or not).
         turns: How many nodes it expands in a row when its turn comes.
     """
 
     crowding: float = 0.0
-    novel_only: bool = False
+    novelty: int = 0
     turns: int = 1
 
 
-QUEUES: tuple[Queue, ...] = (Queue(crowding=0.25), Queue(novel_only=True))
+QUEUES: tuple[Queue, ...] = (Queue(crowding=0.25), Queue(novelty=1), Queue(novelty=2))
 """The search's queues, taken in turn: every state found goes into each queue that takes it,
 and is expanded once, by whichever queue reaches it first."""
 
@@ -164,6 +191,8 @@ class SolvableWorld(Protocol):
         ...
 
     def tick(self, snapshot: InputSnapshot) -> None: ...
+
+    def state_hash(self) -> str: ...
 
     def capture(self) -> Savestate: ...
 
@@ -484,6 +513,9 @@ def solve(
         raise ValueError("the search needs at least one queue")
     macro_ticks = max(1, round(MACRO_S / step_s))
     masks = [actions.mask(macro.held) for macro in macros]
+    bases = _bases(macros)
+    hashed = {index for index, base in enumerate(bases) if base is not None}
+    hashed |= {base for base in bases if base is not None}
     tile = layout.tile_px
     quantum = POSITION_STEP_TILES * tile
     result = SolveResult(solved=False, simulated_ticks=measured_ticks)
@@ -500,11 +532,20 @@ def solve(
     jump_bit = actions.mask(("jump",)) if "jump" in actions else 0
     near_px = NEAR_TILES * tile
 
+    player_body = getattr(world, "player_body", None)
+
     def near_bodies(feet: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-        """Rows and tile cells ``(column, row)`` of the bodies near the player."""
+        """Rows and positions ``(x, y)`` px of the bodies near the player (not its own)."""
         xy = physics.current[:, :2]
-        close = np.flatnonzero(np.abs(xy - feet).max(axis=1) < near_px)
-        return close, np.floor(xy[close] / tile).astype(np.int64)
+        near = np.abs(xy - feet).max(axis=1) < near_px
+        if player_body is not None and player_body in physics:
+            near[physics.row_of(player_body)] = False
+        close = np.flatnonzero(near)
+        return close, xy[close]
+
+    def cells_of(xy: np.ndarray) -> bytes:
+        """The tiles the bodies at ``xy`` are in, as bytes (part of a state's key)."""
+        return np.floor(xy / tile).astype(np.int64).tobytes()
 
     def key(
         feet: tuple[float, float],
@@ -525,21 +566,29 @@ def solve(
 
     atoms: set[tuple[int, ...]] = set()
 
-    def novel(cell: tuple[int, int], standing: bool, rows: np.ndarray, cells: np.ndarray) -> bool:
-        """Whether a state shows something no state before it did (see :data:`QUEUES`):
-        the player in a tile (standing or not), or a body near the player in a tile while
-        the player is in its tile. Records what it shows."""
-        found = False
+    def novelty(cell: tuple[int, int], standing: bool, rows: np.ndarray, xy: np.ndarray) -> int:
+        """How new a state is (see :class:`Queue`): 1 if it shows something no state before
+        it did (the player in a tile, standing or not; a body near the player somewhere, to
+        :data:`POSITION_STEP_TILES`; or in a tile while the player is in its tile), 2 if only
+        a body near the player somewhere while the player is in its tile, else 3. Records
+        what it shows."""
+        found = 3
         mine = (-1, *cell, int(standing))
         if mine not in atoms:
             atoms.add(mine)
-            found = True
+            found = 1
         row, column = cell
-        for index, (bx, by) in zip(rows.tolist(), cells.tolist(), strict=True):
-            atom = (index, bx, by, row, column)
-            if atom not in atoms:
-                atoms.add(atom)
-                found = True
+        cells = np.floor(xy / tile).astype(np.int64).tolist()
+        fine = np.floor(xy / quantum).astype(np.int64).tolist()
+        for index, (bx, by), (fx, fy) in zip(rows.tolist(), cells, fine, strict=True):
+            for atom in ((index, bx, by, row, column), (index, fx, fy)):
+                if atom not in atoms:
+                    atoms.add(atom)
+                    found = 1
+            pair = (index, fx, fy, row, column, int(standing))
+            if pair not in atoms:
+                atoms.add(pair)
+                found = min(found, 2)
         return found
 
     root = _Node(next(counter), None, (), world.ticks, held, world.player_feet_px, 0.0)
@@ -548,17 +597,17 @@ def solve(
     states[root.id] = root_state
     best = root
     no_rows = np.zeros(0, dtype=np.int64)
-    no_cells = np.zeros((0, 2), dtype=np.int64)
-    root_rows, root_cells = near_bodies(root.feet_px) if has_bodies else (no_rows, no_cells)
+    no_xy = np.zeros((0, 2))
+    root_rows, root_xy = near_bodies(root.feet_px) if has_bodies else (no_rows, no_xy)
     root_standing = grounded(world.player_velocity_px_s)
     seen: set[tuple[object, ...]] = {
-        key(root.feet_px, world.player_velocity_px_s, 0, root_standing, root_cells.tobytes())
+        key(root.feet_px, world.player_velocity_px_s, 0, root_standing, cells_of(root_xy))
     }
-    novel(
+    novelty(
         layout.cell(root.feet_px[0], root.feet_px[1] + tile / 2),
         root_standing,
         root_rows,
-        root_cells,
+        root_xy,
     )
     frontiers: list[list[tuple[float, int, _Node]]] = [[] for _ in plan]
     for frontier in frontiers:
@@ -624,13 +673,14 @@ def solve(
         if node is None:
             break
         saved = state_of(node)
+        first_hashes: dict[int, str] = {}  # macro -> the state hash after its first tick
         for index, held in enumerate(masks):
             if index:
                 world.restore(saved)
             previous = node.held
             inputs = []
-            hurt = False
-            for _ in range(macro_ticks):
+            hurt = same = False
+            for tick in range(macro_ticks):
                 snapshot = _snapshot(actions, previous, held)
                 previous = held
                 world.tick(snapshot)
@@ -641,7 +691,13 @@ def solve(
                 if world.player_hurt:
                     hurt = True
                     break
-            if hurt:
+                if tick == 0 and index in hashed:
+                    first_hashes[index] = world.state_hash()
+                    plain = bases[index]
+                    if plain is not None and first_hashes.get(plain) == first_hashes[index]:
+                        same = True
+                        break
+            if hurt or same:
                 continue
             feet = world.player_feet_px
             child = _Node(next(counter), node, tuple(inputs), world.ticks, held, feet, 0.0)
@@ -651,14 +707,14 @@ def solve(
                 break
             velocity = world.player_velocity_px_s
             standing = grounded(velocity)
-            rows, cells = near_bodies(feet) if has_bodies else (no_rows, no_cells)
-            state_key = key(feet, velocity, held, standing, cells.tobytes())
+            rows, xy = near_bodies(feet) if has_bodies else (no_rows, no_xy)
+            state_key = key(feet, velocity, held, standing, cells_of(xy))
             if state_key in seen:
                 continue
             seen.add(state_key)
             cell = layout.cell(feet[0], feet[1] + tile / 2)
             result.reached.add(cell)
-            is_novel = novel(cell, standing, rows, cells)
+            new = novelty(cell, standing, rows, xy)
             base = feet[1] if abs(velocity[1]) < 1e-6 else ground_y.get(node.id, feet[1])
             ground_y[child.id] = base
             climb_tiles = max(climb_tiles, (feet[1] - base) / tile)
@@ -672,7 +728,7 @@ def solve(
             queued[cell] = crowd + 1
             late = child.ticks * step_s / SECONDS_PER_TILE
             for queue, frontier in zip(plan, frontiers, strict=True):
-                if queue.novel_only and not is_novel:
+                if queue.novelty and new > queue.novelty:
                     continue
                 priority = child.distance + late + queue.crowding * crowd
                 heapq.heappush(frontier, (priority, child.id, child))
@@ -691,6 +747,23 @@ def solve(
     if not any(frontiers) and result.stopped_by is None:
         result.stopped_by = "every reachable state was searched (the exit cannot be reached)"
     return result
+
+
+def _bases(macros: Sequence[Macro]) -> list[int | None]:
+    """For each macro, the earlier macro holding the same keys but up and down, if any.
+
+    A macro that holds up or down on top of another's keys is cut short when its first
+    tick leaves the world exactly as that macro's first tick did (the same state hash):
+    holding up or down did nothing there (no ladder, no one-way platform underfoot), and
+    the rest of it would be that macro again.
+    """
+    index_of = {frozenset(macro.held): index for index, macro in enumerate(macros)}
+    bases: list[int | None] = []
+    for index, macro in enumerate(macros):
+        plain = frozenset(macro.held) - {"up", "down"}
+        base = index_of.get(plain)
+        bases.append(base if base is not None and base < index else None)
+    return bases
 
 
 def _measure_jump(
