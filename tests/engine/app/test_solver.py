@@ -93,6 +93,23 @@ def test_a_wall_higher_than_any_jump_is_not_beatable_and_named(tmp_path: Path) -
     assert result.stopped_by is not None and "column 23" in result.stopped_by
 
 
+def test_a_ladder_up_a_wall_too_high_to_jump_is_climbed(tmp_path: Path) -> None:
+    # climbing is a macro cut short wherever holding up changes nothing: not at a ladder
+    rows = ["#" + " " * 16 + "#"] * 2 + ["#" + " " * 9 + "#" * 8] * 6 + ["#" * 18] * 2
+    things = [
+        obj("player_start", 2, 2),
+        obj("ladder", 9, 2, 1, 7),
+        obj("exit", 15, 8, 1, 1),
+    ]
+    level = write_map(tmp_path / "ladder.json", rows, things)
+    world = GAME.load_world(level, GAME.default_settings())
+    step_s = GAME.default_settings().tick_rate.step_s
+    result = solve(world, world.level, ACTIONS, step_s, budget_s=600.0, max_ticks=20_000)
+    assert result.solved, (result.furthest, result.simulated_ticks)
+    held_up = [snapshot for snapshot in result.inputs if snapshot.is_held("up")]
+    assert held_up  # the way is up the ladder
+
+
 @pytest.mark.slow  # about 12,000 simulated ticks: 2 to 4 s here
 def test_a_crate_pushed_to_a_wall_too_high_to_jump_is_found(tmp_path: Path) -> None:
     things = [obj("player_start", 2, 2), obj("crate", 7, 2, 1, 1), obj("exit", 21, 2, 1, 1)]
