@@ -313,6 +313,12 @@ class LevelWorld:
         velocity = self.player.body.velocity
         return (float(velocity.x), float(velocity.y))
 
+    @property
+    def player_body(self) -> pymunk.Body:
+        """The player's body (the solver watches the other bodies near it)."""
+        body: pymunk.Body = self.player.body
+        return body
+
     def solver_lifts(self) -> list[tuple[float, float, float, float]]:
         """Boxes ``(left, bottom, right, top)`` px where something lifts the player higher than
         a jump from the ground (for the solver's heuristic, :mod:`engine.app.solver`): ladders,

@@ -15,24 +15,48 @@ How it searches (best first, no window, no drawing):
   jump). A jump is pressed when a macro holding jump follows one that did not, so a long held
   jump is several jump macros in a row, and a new jump needs a macro without it in between.
   The input of each tick is the held keys with the pressed and released edges a player's
-  keyboard would give.
-* **Savestates.** Each state reached is captured; expanding it restores it once per macro.
-  States are kept for the most recent nodes (:data:`KEPT_STATES`); an older one is rebuilt by
-  restoring the nearest kept ancestor and playing the inputs between (restores are exact, so
-  this is the same state).
+  keyboard would give. A macro that holds up or down on top of another's keys (climb,
+  climb down, drop) stops after its first tick when that tick left the world exactly as the
+  other's first tick did (the same ``state_hash``: no ladder, no one-way platform there), so
+  the keys that do nothing in most places cost one tick, not six.
+* **Savestates.** Each state expanded is captured; expanding it restores it once per macro
+  but the first. States are kept for the most recent nodes (:data:`KEPT_STATES`); an older
+  one is rebuilt by restoring the nearest kept ancestor and playing the inputs between
+  (restores are exact, so this is the same state).
 * **A heuristic that knows the level.** :class:`LayoutMap` measures, over the level's
   tiles, the distance in tiles from every open tile to the nearest exit (a breadth-first
   search through tiles that are not solid), and a node's priority is that distance at the
   player's position plus half a tile per second of game time taken: it heads for the exit
   through the level's corridors, round walls and up shafts, and of two ways to the same
   distance it prefers the quicker.
+* **Queues taken in turn** (:data:`QUEUES`). A distance alone leads into dead ends: under a
+  wall too high to jump, where the way is to push a crate to it first and jump from the
+  crate, or below a gap a moving platform will carry the player through if it waits. So
+  every state found goes into up to three priority queues, and the search expands the best
+  state of each in turn (a state once, whichever queue reaches it first): a *greedy* queue
+  of every state (the priority above, plus a little for each state already queued in the
+  same tile, so it spreads out), and two *novelty* queues (the idea of width-based
+  planning, Lipovetzky and Geffner's IW and best-first width search) that take only states
+  that show something no state before them did: the player in a tile it had not been in
+  (standing or in the air), a body near the player (a crate, a platform, a swing) somewhere
+  it had not been or in a tile while the player was in a tile they had not been in together;
+  the second also takes a body in a new place (to a quarter tile) while the player is in its
+  tile. Pushing a crate along, riding a platform, standing on a crate pushed to a wall: each
+  shows something new, so they are searched however bad their distance looks, while trying
+  every speed in the same places is not. The budget is never split between fixed phases:
+  a level the distance leads straight through is solved by the greedy queue about as fast as
+  by it alone, one that needs a detour by the novelty queues.
 * **Pruning.** A macro in which the player is hurt ends that branch. States are told apart
   by the player's position (a quarter tile), velocity (coarsely), whether it stands on
   something (the world's optional ``player_grounded``, else a vertical velocity of exactly 0),
   whether jump is held and, when the world has
   a physics world with render rows (``world.physics.current``), where the bodies within
-  :data:`NEAR_TILES` of the player are (to a tile): a state like one already reached is not
-  searched again, but waiting for a moving platform to come round is a new state.
+  :data:`NEAR_TILES` of the player are (to a tile; the player's own body, the world's
+  optional ``player_body``, left out): a state like one already reached is not searched
+  again, but waiting for a moving platform to come round is a new state.
+
+The budget is wall time (``budget_s``) and, for a result that does not depend on the machine
+or its load, optionally simulated ticks (``max_ticks``: the same search every time).
 
 The first way found is written as a replay recorded from a *fresh start* (the inputs played
 on a newly loaded level, every state hash recorded), and checked to complete the level: a
@@ -73,7 +97,9 @@ __all__ = [
     "DEFAULT_BUDGET_S",
     "KEPT_STATES",
     "MACRO_S",
+    "QUEUES",
     "LayoutMap",
+    "Queue",
     "SolvableWorld",
     "SolveResult",
     "Unsolvable",
@@ -101,10 +127,32 @@ MAX_REACH_TILES = 2.0
 """The heuristic lets the player rise this many tiles to the side of what it stands on, at
 most (a jump goes further, but rising is near the take-off)."""
 
-CROWDING_SCHEDULE: tuple[tuple[float, float], ...] = ((0.25, 0.3), (1.0, 1.0))
-"""The search's phases: ``(crowding, share of the budget)`` (1.0: what is left). Each state
-already queued in a tile makes the next one there weigh ``crowding`` tiles more: the search
-spreads out instead of trying every speed in the same few tiles."""
+
+@dataclass(frozen=True, slots=True)
+class Queue:
+    """One of the search's priority queues (see :data:`QUEUES`).
+
+    Attributes:
+        crowding: Each state already queued in a tile makes the next one there weigh this
+            many tiles more (the search spreads out instead of trying every speed in the
+            same few tiles).
+        novelty: 0: the queue takes every state; 1: only states that show something no
+            state before them did (the player in a tile it had not been in, standing or not;
+            a body near the player somewhere no body had been, to a quarter tile; or in a tile
+            while the player is in a tile they had not been in together); 2: those and
+            states that show a body near the player somewhere (to a quarter tile) it had
+            not been while the player was in its tile (standing or not).
+        turns: How many nodes it expands in a row when its turn comes.
+    """
+
+    crowding: float = 0.0
+    novelty: int = 0
+    turns: int = 1
+
+
+QUEUES: tuple[Queue, ...] = (Queue(crowding=0.25), Queue(novelty=1), Queue(novelty=2))
+"""The search's queues, taken in turn: every state found goes into each queue that takes it,
+and is expanded once, by whichever queue reaches it first."""
 
 NEAR_TILES = 5.0
 """Bodies this near the player (platforms, crates, a swing) are part of what tells states
@@ -143,6 +191,8 @@ class SolvableWorld(Protocol):
         ...
 
     def tick(self, snapshot: InputSnapshot) -> None: ...
+
+    def state_hash(self) -> str: ...
 
     def capture(self) -> Savestate: ...
 
@@ -360,6 +410,7 @@ class _Node:
     held: int
     feet_px: tuple[float, float]
     distance: float
+    expanded: bool = False
 
 
 @dataclass(slots=True)
@@ -418,67 +469,8 @@ def solve(
     progress: Progress | None = None,
     clock: Callable[[], float] = time.perf_counter,
     held: int = 0,
-) -> SolveResult:
-    """Search ``world`` from the state it is in for a way to the exit (see :func:`_search`).
-
-    The search runs in :data:`CROWDING_SCHEDULE`'s phases, each a fresh search from the same
-    state with its own crowding weight and share of the budget: a narrow search first (quick
-    where the layout distance leads straight there), then a wide one (where the way needs
-    detours the distance does not see, such as pushing a crate). The result adds up their
-    simulated ticks and time, and names the furthest point any of them reached.
-    """
-    if not isinstance(world, SolvableWorld):
-        raise Unsolvable(
-            "the game's world cannot be searched: it needs capture/restore (savestates) and "
-            "player_feet_px, player_velocity_px_s, player_hurt (engine.app.solver)"
-        )
-    started = clock()
-    start = world.capture()
-    total: SolveResult | None = None
-    for crowding, share in CROWDING_SCHEDULE:
-        left = budget_s - (clock() - started)
-        if total is not None and left <= 0:
-            break
-        world.restore(start)
-        phase = _search(
-            world,
-            level,
-            actions,
-            step_s,
-            budget_s=max(left, 0.0) if share >= 1.0 else budget_s * share,
-            progress=progress,
-            clock=clock,
-            held=held,
-            crowding=crowding,
-        )
-        if total is not None:
-            phase.simulated_ticks += total.simulated_ticks
-            phase.reached |= total.reached
-            if not phase.solved and total.furthest_distance_tiles < phase.furthest_distance_tiles:
-                phase.furthest = total.furthest
-                phase.furthest_distance_tiles = total.furthest_distance_tiles
-                phase.stopped_by = total.stopped_by
-                phase.sealed_off = total.sealed_off
-                phase.path_px = total.path_px
-        total = phase
-        total.seconds = clock() - started
-        if total.solved:
-            break
-    assert total is not None
-    return total
-
-
-def _search(
-    world: Any,
-    level: Level,
-    actions: ActionMap,
-    step_s: float,
-    *,
-    budget_s: float,
-    progress: Progress | None,
-    clock: Callable[[], float],
-    held: int,
-    crowding: float,
+    max_ticks: int | None = None,
+    queues: Sequence[Queue] | None = None,
 ) -> SolveResult:
     """Search ``world`` from the state it is in (freshly loaded: tick 0) for a way to the exit.
 
@@ -493,6 +485,9 @@ def _search(
         progress: Called about four times a second with the result so far.
         held: The keys held in the tick before (when searching from the middle of a run:
             the next tick's pressed and released edges follow from them).
+        max_ticks: Give up after simulating this many ticks (a budget that does not depend
+            on the machine's speed or load: the same search every time).
+        queues: The search's queues, taken in turn (default :data:`QUEUES`).
 
     The result's inputs start at the world's tick then (``world.ticks``).
 
@@ -513,15 +508,22 @@ def _search(
     macros = macros_for(actions)
     if not macros:
         raise Unsolvable("the game has none of the actions left, right, up, down, jump")
+    plan = tuple(queues) if queues is not None else QUEUES
+    if not plan:
+        raise ValueError("the search needs at least one queue")
     macro_ticks = max(1, round(MACRO_S / step_s))
     masks = [actions.mask(macro.held) for macro in macros]
+    bases = _bases(macros)
+    hashed = {index for index, base in enumerate(bases) if base is not None}
+    hashed |= {base for base in bases if base is not None}
     tile = layout.tile_px
     quantum = POSITION_STEP_TILES * tile
     result = SolveResult(solved=False, simulated_ticks=measured_ticks)
+    tick_limit = max_ticks if max_ticks is not None else -1
     counter = itertools.count()
 
     physics: Any = getattr(world, "physics", None)
-    poses = getattr(physics, "current", None)
+    has_bodies = getattr(physics, "current", None) is not None
 
     def grounded(velocity: tuple[float, float]) -> bool:
         standing = getattr(world, "player_grounded", None)
@@ -530,83 +532,155 @@ def _search(
     jump_bit = actions.mask(("jump",)) if "jump" in actions else 0
     near_px = NEAR_TILES * tile
 
+    player_body = getattr(world, "player_body", None)
+
+    def near_bodies(feet: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+        """Rows and positions ``(x, y)`` px of the bodies near the player (not its own)."""
+        xy = physics.current[:, :2]
+        near = np.abs(xy - feet).max(axis=1) < near_px
+        if player_body is not None and player_body in physics:
+            near[physics.row_of(player_body)] = False
+        close = np.flatnonzero(near)
+        return close, xy[close]
+
+    def cells_of(xy: np.ndarray) -> bytes:
+        """The tiles the bodies at ``xy`` are in, as bytes (part of a state's key)."""
+        return np.floor(xy / tile).astype(np.int64).tobytes()
+
     def key(
-        feet: tuple[float, float], velocity: tuple[float, float], held: int
+        feet: tuple[float, float],
+        velocity: tuple[float, float],
+        held: int,
+        standing: bool,
+        bodies: bytes,
     ) -> tuple[object, ...]:
-        near = b""
-        if poses is not None:  # what moves near the player: platforms, crates, the swing
-            current = physics.current
-            xy = current[:, :2]
-            close = np.abs(xy - feet).max(axis=1) < near_px
-            near = np.round(xy[close] / tile).astype(np.int64).tobytes()
         return (
             round(feet[0] / quantum),
             round(feet[1] / quantum),
             round(velocity[0] / (tile * 4)),
             round(velocity[1] / (tile * 4)),
-            grounded(velocity),  # standing on something, not at the top of a jump
+            standing,  # standing on something, not at the top of a jump
             held & jump_bit,
-            near,
+            bodies,
         )
+
+    atoms: set[tuple[int, ...]] = set()
+
+    def novelty(cell: tuple[int, int], standing: bool, rows: np.ndarray, xy: np.ndarray) -> int:
+        """How new a state is (see :class:`Queue`): 1 if it shows something no state before
+        it did (the player in a tile, standing or not; a body near the player somewhere, to
+        :data:`POSITION_STEP_TILES`; or in a tile while the player is in its tile), 2 if only
+        a body near the player somewhere while the player is in its tile, else 3. Records
+        what it shows."""
+        found = 3
+        mine = (-1, *cell, int(standing))
+        if mine not in atoms:
+            atoms.add(mine)
+            found = 1
+        row, column = cell
+        cells = np.floor(xy / tile).astype(np.int64).tolist()
+        fine = np.floor(xy / quantum).astype(np.int64).tolist()
+        for index, (bx, by), (fx, fy) in zip(rows.tolist(), cells, fine, strict=True):
+            for atom in ((index, bx, by, row, column), (index, fx, fy)):
+                if atom not in atoms:
+                    atoms.add(atom)
+                    found = 1
+            pair = (index, fx, fy, row, column, int(standing))
+            if pair not in atoms:
+                atoms.add(pair)
+                found = min(found, 2)
+        return found
 
     root = _Node(next(counter), None, (), world.ticks, held, world.player_feet_px, 0.0)
     root.distance = layout.distance_at(root.feet_px)
     states: OrderedDict[int, Savestate] = OrderedDict()
+    states[root.id] = root_state
     best = root
-    seen: set[tuple[object, ...]] = {key(root.feet_px, world.player_velocity_px_s, 0)}
-    frontier: list[tuple[float, int, _Node]] = [(root.distance, root.id, root)]
+    no_rows = np.zeros(0, dtype=np.int64)
+    no_xy = np.zeros((0, 2))
+    root_rows, root_xy = near_bodies(root.feet_px) if has_bodies else (no_rows, no_xy)
+    root_standing = grounded(world.player_velocity_px_s)
+    seen: set[tuple[object, ...]] = {
+        key(root.feet_px, world.player_velocity_px_s, 0, root_standing, cells_of(root_xy))
+    }
+    novelty(
+        layout.cell(root.feet_px[0], root.feet_px[1] + tile / 2),
+        root_standing,
+        root_rows,
+        root_xy,
+    )
+    frontiers: list[list[tuple[float, int, _Node]]] = [[] for _ in plan]
+    for frontier in frontiers:
+        frontier.append((root.distance, root.id, root))
+    turns = [index for index, queue in enumerate(plan) for _ in range(queue.turns)]
+    turn = 0
     queued: dict[tuple[int, int], int] = {}  # states queued per tile
     climb_tiles = 0.0  # the highest the player got above the ground it left
     ground_y: dict[int, float] = {root.id: root.feet_px[1]}
     next_report = started + 0.25
 
-    at: list[int] = [-1]  # the node whose state the world is in, untouched since (or -1)
-
-    def state_of(node: _Node) -> None:
+    def state_of(node: _Node) -> Savestate:
         """Put the world in ``node``'s state (restored, or rebuilt from an ancestor)."""
-        if at[0] == node.id:
-            return
-        at[0] = node.id
         kept = states.get(node.id)
         if kept is not None:
             states.move_to_end(node.id)
             world.restore(kept)
-            return
+            return kept
         chain = []
         ancestor: _Node | None = node
-        while ancestor is not None and ancestor.id not in states and ancestor is not root:
+        while ancestor is not None and ancestor.id not in states:
             chain.append(ancestor)
             ancestor = ancestor.parent
-        world.restore(root_state if ancestor is None or ancestor is root else states[ancestor.id])
+        world.restore(root_state if ancestor is None else states[ancestor.id])
         for step in reversed(chain):
             for snapshot in step.inputs:
                 world.tick(snapshot)
                 result.simulated_ticks += 1
-        _keep(node.id, world.capture())
-
-    def _keep(node_id: int, state: Savestate) -> None:
-        states[node_id] = state
+        state = world.capture()
+        states[node.id] = state
         if len(states) > KEPT_STATES:
+            oldest = next(iter(states))
+            if oldest == root.id:
+                states.move_to_end(root.id)
             states.popitem(last=False)
+        return state
+
+    def next_node() -> _Node | None:
+        """The next node to expand: from the queue whose turn it is (or the next that has
+        one), skipping nodes another queue has expanded already."""
+        nonlocal turn
+        for _ in range(len(turns)):
+            frontier = frontiers[turns[turn]]
+            turn = (turn + 1) % len(turns)
+            while frontier:
+                _, _, node = heapq.heappop(frontier)
+                if not node.expanded:
+                    node.expanded = True
+                    return node
+        return None
 
     solution: _Node | None = None
-    while frontier and solution is None:
+    while solution is None:
         now = clock()
-        if now - started > budget_s:
+        if now - started > budget_s or 0 <= tick_limit <= result.simulated_ticks:
             break
         if progress is not None and now >= next_report:
             next_report = now + 0.25
             _fill_furthest(result, best, layout, climb_tiles)
             result.seconds = now - started
             progress(result, budget_s - (now - started))
-        _, _, node = heapq.heappop(frontier)
-        for held in masks:
-            state_of(node)
-            at[0] = -1
+        node = next_node()
+        if node is None:
+            break
+        saved = state_of(node)
+        first_hashes: dict[int, str] = {}  # macro -> the state hash after its first tick
+        for index, held in enumerate(masks):
+            if index:
+                world.restore(saved)
             previous = node.held
             inputs = []
-            hurt = False
-            for _ in range(macro_ticks):
+            hurt = same = False
+            for tick in range(macro_ticks):
                 snapshot = _snapshot(actions, previous, held)
                 previous = held
                 world.tick(snapshot)
@@ -617,7 +691,13 @@ def _search(
                 if world.player_hurt:
                     hurt = True
                     break
-            if hurt:
+                if tick == 0 and index in hashed:
+                    first_hashes[index] = world.state_hash()
+                    plain = bases[index]
+                    if plain is not None and first_hashes.get(plain) == first_hashes[index]:
+                        same = True
+                        break
+            if hurt or same:
                 continue
             feet = world.player_feet_px
             child = _Node(next(counter), node, tuple(inputs), world.ticks, held, feet, 0.0)
@@ -625,14 +705,17 @@ def _search(
             if world.completed:
                 solution = child
                 break
-            state_key = key(feet, world.player_velocity_px_s, held)
+            velocity = world.player_velocity_px_s
+            standing = grounded(velocity)
+            rows, xy = near_bodies(feet) if has_bodies else (no_rows, no_xy)
+            state_key = key(feet, velocity, held, standing, cells_of(xy))
             if state_key in seen:
                 continue
             seen.add(state_key)
-            row, column = layout.cell(feet[0], feet[1] + tile / 2)
-            result.reached.add((row, column))
-            standing = abs(world.player_velocity_px_s[1]) < 1e-6
-            base = feet[1] if standing else ground_y.get(node.id, feet[1])
+            cell = layout.cell(feet[0], feet[1] + tile / 2)
+            result.reached.add(cell)
+            new = novelty(cell, standing, rows, xy)
+            base = feet[1] if abs(velocity[1]) < 1e-6 else ground_y.get(node.id, feet[1])
             ground_y[child.id] = base
             climb_tiles = max(climb_tiles, (feet[1] - base) / tile)
             if child.distance < best.distance or (
@@ -641,10 +724,14 @@ def _search(
                 best = child
             if not np.isfinite(child.distance):
                 continue
-            crowd = queued.get((row, column), 0)
-            queued[(row, column)] = crowd + 1
-            priority = child.distance + child.ticks * step_s / SECONDS_PER_TILE + crowding * crowd
-            heapq.heappush(frontier, (priority, child.id, child))
+            crowd = queued.get(cell, 0)
+            queued[cell] = crowd + 1
+            late = child.ticks * step_s / SECONDS_PER_TILE
+            for queue, frontier in zip(plan, frontiers, strict=True):
+                if queue.novelty and new > queue.novelty:
+                    continue
+                priority = child.distance + late + queue.crowding * crowd
+                heapq.heappush(frontier, (priority, child.id, child))
     result.seconds = clock() - started
     if solution is not None:
         result.solved = True
@@ -657,9 +744,26 @@ def _search(
         result.furthest = (column, layout.tiled_row(row))
         return result
     _fill_furthest(result, best, layout, climb_tiles)
-    if not frontier and result.stopped_by is None:
+    if not any(frontiers) and result.stopped_by is None:
         result.stopped_by = "every reachable state was searched (the exit cannot be reached)"
     return result
+
+
+def _bases(macros: Sequence[Macro]) -> list[int | None]:
+    """For each macro, the earlier macro holding the same keys but up and down, if any.
+
+    A macro that holds up or down on top of another's keys is cut short when its first
+    tick leaves the world exactly as that macro's first tick did (the same state hash):
+    holding up or down did nothing there (no ladder, no one-way platform underfoot), and
+    the rest of it would be that macro again.
+    """
+    index_of = {frozenset(macro.held): index for index, macro in enumerate(macros)}
+    bases: list[int | None] = []
+    for index, macro in enumerate(macros):
+        plain = frozenset(macro.held) - {"up", "down"}
+        base = index_of.get(plain)
+        bases.append(base if base is not None and base < index else None)
+    return bases
 
 
 def _measure_jump(

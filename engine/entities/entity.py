@@ -318,23 +318,38 @@ class Entities(Generic[Host]):
         """Who is alive, in which order, and each one's :meth:`Entity.capture_state`."""
         if self._passing:
             raise RuntimeError("entities cannot be captured during a pass")
-        return (
-            tuple(self._live),
-            self._next_id,
-            tuple((entity, entity.capture_state()) for _, _, entity in self._live),
-        )
+        saved = []
+        for _, _, entity in self._live:
+            attributes = entity.capture_state()
+            copied: tuple[str, ...] | None = None  # None: the entity restores itself
+            if type(entity).restore_state is Entity.restore_state:
+                copied = tuple(
+                    name for name, value in attributes.items() if _how_to_copy(type(value)) != _KEEP
+                )
+            saved.append((entity, attributes, copied))
+        return (tuple(self._live), self._next_id, tuple(saved))
 
     def restore(self, state: tuple[Any, ...]) -> None:
         """Put back a :meth:`capture` in place (the same entity objects, their saved state).
 
         An entity despawned since is live again with its saved attributes; one spawned since
-        is gone (its body leaves the space with the physics world's own restore).
+        is gone (its body leaves the space with the physics world's own restore). An entity
+        with the default :meth:`Entity.restore_state` is restored as it would: its attributes
+        replaced by the saved ones, the mutable ones copied; the capture noted which those
+        are, so the values that cannot change (most of them) cost nothing per restore.
         """
         live, self._next_id, saved = state
         self._live = list(live)
         self._incoming, self._outgoing = [], []
-        for entity, attributes in saved:
-            entity.restore_state(attributes)
+        for entity, attributes, copied in saved:
+            if copied is None:
+                entity.restore_state(attributes)
+                continue
+            own = vars(entity)
+            own.clear()
+            own.update(attributes)
+            for name in copied:
+                own[name] = copy_value(attributes[name])
 
     def state_digest(self) -> str:
         """A fingerprint of every live entity's id, class and :meth:`Entity.hash_state`."""

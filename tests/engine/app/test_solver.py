@@ -32,6 +32,11 @@ COURSE = (
 )
 # The same, with a wall from the floor to the top of the map in front of the exit.
 WALLED = [row[:23] + "#" + row[24:] for row in COURSE]
+# A wall four tiles high (higher than the default jump of 3.2 tiles) before the exit, and a
+# crate on the floor: the way over is to push the crate to the wall and jump from it.
+CRATE_WALL = (
+    ["#" + " " * 22 + "#"] * 3 + ["#" + " " * 13 + "###" + " " * 6 + "#"] * 4 + ["#" * 24] * 2
+)
 
 
 def course(tmp_path: Path, rows: list[str], name: str = "course.json") -> Path:
@@ -86,6 +91,38 @@ def test_a_wall_higher_than_any_jump_is_not_beatable_and_named(tmp_path: Path) -
     column, _row = result.furthest
     assert column == 22  # just before the wall
     assert result.stopped_by is not None and "column 23" in result.stopped_by
+
+
+def test_a_ladder_up_a_wall_too_high_to_jump_is_climbed(tmp_path: Path) -> None:
+    # climbing is a macro cut short wherever holding up changes nothing: not at a ladder
+    rows = ["#" + " " * 16 + "#"] * 2 + ["#" + " " * 9 + "#" * 8] * 6 + ["#" * 18] * 2
+    things = [
+        obj("player_start", 2, 2),
+        obj("ladder", 9, 2, 1, 7),
+        obj("exit", 15, 8, 1, 1),
+    ]
+    level = write_map(tmp_path / "ladder.json", rows, things)
+    world = GAME.load_world(level, GAME.default_settings())
+    step_s = GAME.default_settings().tick_rate.step_s
+    result = solve(world, world.level, ACTIONS, step_s, budget_s=600.0, max_ticks=20_000)
+    assert result.solved, (result.furthest, result.simulated_ticks)
+    held_up = [snapshot for snapshot in result.inputs if snapshot.is_held("up")]
+    assert held_up  # the way is up the ladder
+
+
+@pytest.mark.slow  # about 12,000 simulated ticks: 2 to 4 s here
+def test_a_crate_pushed_to_a_wall_too_high_to_jump_is_found(tmp_path: Path) -> None:
+    things = [obj("player_start", 2, 2), obj("crate", 7, 2, 1, 1), obj("exit", 21, 2, 1, 1)]
+    level = write_map(tmp_path / "crate.json", CRATE_WALL, things)
+    world = GAME.load_world(level, GAME.default_settings())
+    step_s = GAME.default_settings().tick_rate.step_s
+    # a tick budget, not seconds: the same search on any machine, however loaded
+    result = solve(world, world.level, ACTIONS, step_s, budget_s=600.0, max_ticks=60_000)
+    assert result.solved, (result.furthest, result.simulated_ticks)
+    replay = record_solution(
+        GAME, level, GAME.default_settings(), ACTIONS, result.inputs, game_version="t"
+    )
+    assert replay.tick_count == result.ticks
 
 
 def test_solve_on_the_command_line_writes_a_replay_and_one_json_line(
