@@ -48,13 +48,16 @@ def course(tmp_path: Path, rows: list[str], name: str = "course.json") -> Path:
     return write_map(tmp_path / name, rows, things)
 
 
-def solved_world(level: Path, budget_s: float, **overrides: str) -> tuple[object, object]:
+def solved_world(
+    level: Path, budget_s: float, max_ticks: int | None = None, **overrides: str
+) -> tuple[object, object]:
     config = load_config(None, [f"{k}={v}" for k, v in overrides.items()], SECTIONS)
     from engine.app.run_file import RunSettings
 
     settings = RunSettings.from_config(config, SECTIONS)
     world = GAME.load_world(level, settings)
-    return solve(world, world.level, ACTIONS, settings.tick_rate.step_s, budget_s=budget_s), (
+    step_s = settings.tick_rate.step_s
+    return solve(world, world.level, ACTIONS, step_s, budget_s=budget_s, max_ticks=max_ticks), (
         settings
     )
 
@@ -86,7 +89,8 @@ def test_a_course_is_solved_and_its_replay_plays_from_a_fresh_start(tmp_path: Pa
 
 
 def test_a_wall_higher_than_any_jump_is_not_beatable_and_named(tmp_path: Path) -> None:
-    result, _ = solved_world(course(tmp_path, WALLED), 1.5)
+    # a tick budget, not seconds: the same search however loaded the machine is
+    result, _ = solved_world(course(tmp_path, WALLED), 600.0, max_ticks=4_000)
     assert not result.solved
     column, _row = result.furthest
     assert column == 22  # just before the wall
