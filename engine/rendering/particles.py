@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from engine.rendering.fullscreen_quad import FULLSCREEN_QUAD_VERTEX
+
 __all__ = ["PointBatch", "ScreenOverlay"]
 
 _POINT_VERTEX = """
@@ -47,17 +49,6 @@ in vec4 v_color;
 out vec4 color;
 void main() {
     color = v_color;
-}
-"""
-
-_OVERLAY_VERTEX = """
-#version 330
-in vec2 in_vert;
-in vec2 in_uv;
-out vec2 uv;
-void main() {
-    gl_Position = vec4(in_vert, 0.0, 1.0);
-    uv = in_uv;
 }
 """
 
@@ -160,7 +151,7 @@ class ScreenOverlay:
         from arcade.gl import geometry
 
         self.ctx = ctx
-        self._program = _program(ctx, _OVERLAY_VERTEX, _OVERLAY_FRAGMENT)
+        self._program = _program(ctx, FULLSCREEN_QUAD_VERTEX, _OVERLAY_FRAGMENT)
         self._quad = geometry.quad_2d_fs()
 
     def draw(

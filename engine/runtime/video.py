@@ -27,20 +27,10 @@ import arcade
 from arcade.gl import geometry
 
 from engine.config import VideoConfig
+from engine.rendering.fullscreen_quad import FULLSCREEN_QUAD_VERTEX
 from engine.rendering.screen_fit import ScaleMode, fit_rect
 
 __all__ = ["Video"]
-
-_VERTEX = """
-#version 330
-in vec2 in_vert;
-in vec2 in_uv;
-out vec2 uv;
-void main() {
-    gl_Position = vec4(in_vert, 0.0, 1.0);
-    uv = in_uv;
-}
-"""
 
 _FRAGMENT = """
 #version 330
@@ -70,7 +60,7 @@ class Video:
         ctx = window.ctx
         self.texture = ctx.texture(self.size_px, components=4, filter=(ctx.NEAREST, ctx.NEAREST))
         self.framebuffer = ctx.framebuffer(color_attachments=[self.texture])
-        self._program = ctx.program(vertex_shader=_VERTEX, fragment_shader=_FRAGMENT)
+        self._program = ctx.program(vertex_shader=FULLSCREEN_QUAD_VERTEX, fragment_shader=_FRAGMENT)
         self._quad = geometry.quad_2d_fs()
 
     def apply(self, settings: VideoConfig) -> None:
