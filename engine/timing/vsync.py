@@ -666,7 +666,13 @@ class _VblankGrid:
             # This needs intervals whose noise cannot reach half a period (returns within the
             # noise of their vblanks, and noise under a quarter of the period); a present that
             # returned late, or any present on a grid noisier than that, advances the count by
-            # the grid's own increment and is no anchor for the next interval.
+            # the grid's own increment and is no anchor for the next interval. "Late" is judged
+            # on the interval itself: one further from a whole number of periods than the
+            # noise of its two ends allows (an eighth of a period more for a rate a little off
+            # the nominal one) holds a late wake-up. Within the tolerance is not enough: at
+            # 240 Hz a busy desktop's wake-up 2 ms late is within half a period, and its
+            # interval, rounded to the wrong count, once made the clean fit refute the right
+            # nominal rate after 5,300 frames (the grid then restarted at 239.09 Hz).
             shadow = self._shadow
             if shadow is None:
                 self._shadow = (present_ns, n, n)
@@ -674,8 +680,12 @@ class _VblankGrid:
                 anchor_ns, anchor_count, anchor_n = shadow
                 count = anchor_count + n - anchor_n
                 if on_grid and 4 * self.noise_ns < period:
-                    count = anchor_count + max(1, round((present_ns - anchor_ns) / period))
-                    self._shadow = (present_ns, count, n)
+                    interval = present_ns - anchor_ns
+                    whole = max(1, round(interval / period))
+                    bound = min(2 * self.noise_ns + period / 8, 3 * period / 8)
+                    if abs(interval - whole * period) <= bound:
+                        count = anchor_count + whole
+                        self._shadow = (present_ns, count, n)
         if clean and abs(residual) < period / 2:
             self._add_clean(count, t_rel)
             if self.period_ns is None:  # the nominal period was refuted: the grid starts again
@@ -1071,6 +1081,22 @@ class VsyncDetector:
             return 0
         median = sorted(blocks)[len(blocks) // 2]
         return median if median >= self.settings.block_on_ns else 0
+
+    @property
+    def paced_jitter_ns(self) -> int:
+        """How far a paced present's duration strays from the typical one, when the paced
+        presents take time (see :attr:`paced_cost_ns`; else 0): the larger distance from their
+        median to the shortest and the longest of the recent ones, an eighth of them left out
+        at each end (the same spread :meth:`_judge_against_paced` allows)."""
+        blocks = self._paced_blocks
+        if len(blocks) < 3:
+            return 0
+        ordered = sorted(blocks)
+        median = ordered[len(ordered) // 2]
+        if median < self.settings.block_on_ns:
+            return 0
+        trim = len(ordered) // 8
+        return max(median - ordered[trim], ordered[-1 - trim] - median)
 
     def _judge_against_paced(self, block_ns: int, blocked: bool | None) -> bool | None:
         """Whether an unpaced present (a check) waited, judged against the paced presents.
