@@ -353,8 +353,11 @@ class PresentPlanner:
         fits = window.fits(earlier - start_ns - cost - guard)
         if fits <= 0.0 or (1.0 - fits) * (1.0 + self.settings.waste_cost) >= 1.0:
             return False
-        sure = self.work.value_ns + self.settings.work_margin_ns + cost + uncertainty
-        return start_ns + max(self.work.value_ns, window.longest_ns) + sure < target
+        # the longest this frame may take, as the plans count work (the estimate, or a longer
+        # recent one, and the margin); the next frame, started then, would count it in its
+        # estimate too (the estimate rises at once to a longer work)
+        worst = max(self.work.value_ns, window.longest_ns) + self.settings.work_margin_ns
+        return start_ns + worst + worst + self.settings.work_margin_ns + cost + uncertainty < target
 
     def discard(self, plan: PresentPlan, ready_ns: int) -> bool:
         """Whether a frame ready at ``ready_ns`` should not be presented at all.

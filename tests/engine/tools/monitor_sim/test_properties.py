@@ -122,3 +122,38 @@ def test_frame_delay_never_costs_smoothness(config: SimConfig, delay: bool) -> N
     if config.vsync:
         assert auto.motion_error_rms_ms <= max(0.05, off.motion_error_rms_ms)
         assert auto.repeated_vblanks <= off.repeated_vblanks + 2
+
+
+@pytest.mark.slow
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(
+    refresh_hz=st.floats(90.0, 240.0),
+    noise_ms=st.floats(0.3, 2.0),
+    heavy=st.booleans(),
+    render_ms=st.floats(2.0, 8.0),
+    seed=st.integers(0, 10_000),
+)
+def test_aiming_for_a_vblank_the_work_may_miss_never_costs_more_than_holding(
+    refresh_hz: float, noise_ms: float, heavy: bool, render_ms: float, seed: int
+) -> None:
+    """The planner's choice (aim, and discard a frame that misses; or hold): what is on screen
+    at every vblank is never worse than holding, by more than the run-to-run noise of the
+    simulation (the two runs draw different costs once they differ), and no image is shown a
+    period late for it (the motion error). With the OS reporting the true rate: a near-miss
+    prior at high noise is a detector limit of its own (README)."""
+    from dataclasses import replace
+
+    config = SimConfig(
+        refresh_hz=refresh_hz,
+        reported_hz=refresh_hz,
+        noise_ms=0.25 if heavy else noise_ms,
+        noise_model="heavy" if heavy else "uniform",
+        render_ms=render_ms,
+        phase="random",
+        updates=UPDATES,
+        seed=seed,
+    )
+    aim, hold = simulate(config), simulate(replace(config, aim=False))
+    assert aim.vblank_error_rms_ms <= hold.vblank_error_rms_ms + 0.01
+    assert aim.repeated_vblanks <= hold.repeated_vblanks + 0.005 * hold.vsyncs
+    assert aim.motion_error_rms_ms <= max(0.05, hold.motion_error_rms_ms) + 0.001
