@@ -22,6 +22,9 @@ of updates, and measures what a player would see:
   ``auto`` leaves ``strict``);
 * presents per second (``fps``) and, with vsync, ``held_vblanks``: vblanks a finished frame waited
   through although it could have been shown at them (a planned hold or the limiter);
+  ``discarded_frames``: frames rendered but never presented (too late for their vblank, see
+  :meth:`~engine.timing.present_plan.PresentPlanner.discard`); they are no image, and their
+  updates count with the next image's (the digits, double and zero-update frames are per image);
 * input latency: for an input read at the start of each frame, the time until the first image whose
   state includes it is on screen (the first frame from then on that runs a tick), mean and 99th
   percentile;
