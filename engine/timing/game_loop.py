@@ -250,7 +250,7 @@ class GameLoop:
             # returns it is fitted to, and the grid's uncertainty is covered twice)
             need = planner.work.value_ns + planner.settings.work_margin_ns
             if kind is VBLANK:
-                need += detector.present_cost_ns + round(detector.clean_lead_ns)
+                need += detector.planning_cost_ns + round(detector.clean_lead_ns)
             else:  # shown when the present returns: after its own work
                 need += detector.paced_cost_ns
             wake = delay.wake_ns(frame.real_ns, plan.display_ns, need)

@@ -271,7 +271,7 @@ class PresentPlanner:
             start_ns
             + self.work.value_ns
             + self.settings.work_margin_ns
-            + self.detector.present_cost_ns
+            + self.detector.planning_cost_ns
         )
         if limiting and self.limiter is not None:
             plan = self._plan_paced(start_ns, ready_ns, checks)
@@ -323,7 +323,7 @@ class PresentPlanner:
         if previous is not None and target - previous > 1.5 * period:
             # just after the vblank before the target, so the image cannot flip there; but soon
             # enough that the present's own work is done before the target
-            cost = detector.present_cost_ns
+            cost = detector.planning_cost_ns
             issue_ns = min(target - round(period) + guard, target - cost - guard)
         vblanks = None
         if self._last_plan_ns is not None and target - self._last_plan_ns > period / 2:
@@ -348,7 +348,7 @@ class PresentPlanner:
         window = self.window
         if len(window) < MIN_WINDOW_FRAMES:
             return False
-        cost = self.detector.present_cost_ns
+        cost = self.detector.planning_cost_ns
         guard = uncertainty + self.settings.work_margin_ns
         fits = window.fits(earlier - start_ns - cost - guard)
         if fits <= 0.0 or (1.0 - fits) * (1.0 + self.settings.waste_cost) >= 1.0:
@@ -377,7 +377,7 @@ class PresentPlanner:
         if not self.settings.aim or len(self.window) < MIN_WINDOW_FRAMES:
             return False  # the first frames: their work is not known yet
         detector = self.detector
-        cost = detector.present_cost_ns
+        cost = detector.planning_cost_ns
         # as sure as the plans are: the grid's uncertainty and the work margin before the vblank
         guard = detector.phase_uncertainty_ns + self.settings.work_margin_ns
         if ready_ns + cost + guard < display:
@@ -397,7 +397,7 @@ class PresentPlanner:
     def _usual_vblanks(self, period: float) -> int:
         """Vblanks per frame in a steady cadence: how many periods the work needs, with hysteresis."""
         work = (
-            self.work.value_ns + self.settings.work_margin_ns + self.detector.present_cost_ns
+            self.work.value_ns + self.settings.work_margin_ns + self.detector.planning_cost_ns
         ) / period
         cadence = math.floor(work) + 1
         if cadence != self._cadence:

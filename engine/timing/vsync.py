@@ -863,6 +863,7 @@ class VsyncDetector:
         "_votes",
         "doubted",
         "frames",
+        "planning_cost_ns",
         "present_cost_ns",
         "settings",
         "verdict",
@@ -890,6 +891,9 @@ class VsyncDetector:
         #: The present call's own cost in ns, as far as the flips prove it (0 while no present
         #: has been seen to miss a vblank it was called before; see :meth:`_learn_cost`).
         self.present_cost_ns = 0
+        #: The cost to plan a present with: :attr:`present_cost_ns`, or the longest distance
+        #: before its vblank at which presents skipped it often (see :meth:`_cost_reach_ns`).
+        self.planning_cost_ns = 0
         self._placement_cost_ns = 0
         #: Whether the latest vote disagreed with the verdict: evidence worth checking again soon.
         self.doubted = False
@@ -1045,7 +1049,7 @@ class VsyncDetector:
         self._since_cost += 1
         if self._since_cost >= 8 and not self._cost_samples[1]:
             self._since_cost = 0  # nothing ever skipped: no cost (the usual case, at no cost)
-            self.present_cost_ns = self._placement_cost_ns = 0
+            self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
         elif self._since_cost >= 8:
             self._since_cost = 0
             samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
@@ -1070,6 +1074,29 @@ class VsyncDetector:
             # period. Presents are placed with its middle, as far from both ends as possible.
             top = period if high is None else min(high, period)
             self._placement_cost_ns = round((low + top) / 2) if low else 0
+            self.planning_cost_ns = max(low, self._cost_reach_ns())
+
+    def _cost_reach_ns(self) -> int:
+        """How far before its vblank a present has been seen to skip it, when skips came often
+        (at least one present in eight over the span the kept skips were seen in; late wake-ups
+        of a busy desktop are rarer), else 0.
+
+        A copy whose own duration varies (software GL: 5±1.25 ms) leaves no threshold between
+        the presents that skipped and those that did not: called at the same distance before
+        the vblank, some flip there and some at the next. The separating band then says
+        nothing (``present_cost_ns`` is 0), but a frame planned that close to its vblank flips
+        erratically a vblank early or late (96 Hz with a 5 ms render: a third of the frames
+        shown a period late, 6.9 ms of motion error). Planned with the longest distance at which
+        a present skipped, such a frame is planned for the vblank after and held until just
+        after the one before: it flips where planned.
+        """
+        skips = self._cost_samples[1]
+        if len(skips) < 4:
+            return 0
+        span = skips[-1][2] - skips[0][2] + 1
+        if 8 * len(skips) < span:
+            return 0
+        return max(s for s, _, _ in skips)
 
     @property
     def paced_cost_ns(self) -> int:

@@ -272,3 +272,17 @@ def test_vsync_on_with_a_slow_present_is_found_and_smooth(present_ms: float) -> 
     assert len(r.verdict_changes) == 2
     assert r.refresh_estimate_hz is not None and abs(r.refresh_estimate_hz - 144.0) <= 0.05
     assert r.motion_error_rms_ms <= 0.05
+
+
+def test_a_copy_whose_length_straddles_a_vblank_is_planned_for_the_vblank_after() -> None:
+    """``--refresh-hz 96 --present-ms 5``: a 5 ms render, then a copy of 5+-1.25 ms inside the
+    present, called about 5.3 ms before the next vblank: a third of the copies run past it.
+    No threshold separates the presents that skipped it from those that did not (the proven
+    cost is 0), so every frame was planned for that vblank and a third were shown a period late
+    (motion error 6.9 ms). Planned with how far before its vblank a present has skipped it, each
+    frame takes two vblanks, evenly: 48 frames a second."""
+    r = simulate(SimConfig(refresh_hz=96.0, present_ms=5.0, phase="random", updates=1200))
+    assert r.verdict_changes[1][1] is True and len(r.verdict_changes) == 2
+    assert r.refresh_estimate_hz is not None and abs(r.refresh_estimate_hz - 96.0) <= 0.05
+    assert r.motion_error_rms_ms <= 0.05
+    assert abs(r.fps - 48.0) < 0.5

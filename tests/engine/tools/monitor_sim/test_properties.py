@@ -78,8 +78,9 @@ def test_any_display_up_to_240_hz_is_judged_measured_and_smooth(config: SimConfi
 @given(config=displays(max_hz=144.0, max_noise_ms=0.1, present=True, max_queue=1))
 def test_a_present_that_takes_time_does_not_fool_the_detector(config: SimConfig) -> None:
     """Known limits (README), left out of the draws: with vsync, a frame whose render plus
-    present (the copy jitters by a quarter) straddles a whole number of refresh periods flips
-    erratically at one vblank or the next, which the planner does not learn yet; without
+    present (the copy jitters by a quarter) straddles a whole number of refresh periods is
+    planned for the vblank after once a few presents skipped one, but the first of them flip
+    late (19 of 24 such draws met these goals, the others 0.17-0.44 ms of motion error); without
     vsync, a frame too slow to keep the reported rate presents as soon as it is ready, like a
     free-running loop, whose presents look like vsync at the loop's own rate; a queue of 2-3
     frames with a slow present (the returns no longer bracket the flips the cost is learnt
