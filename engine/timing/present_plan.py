@@ -267,16 +267,13 @@ class PresentPlanner:
             checks: Whether paced frames may be checked (see the module docstring).
         """
         # the image can flip no sooner than the work, then the present call's own work, are done
-        ready_ns = (
-            start_ns
-            + self.work.value_ns
-            + self.settings.work_margin_ns
-            + self.detector.planning_cost_ns
-        )
+        # (on the vblank grid, as far as presents have been seen to skip vblanks for it)
+        detector = self.detector
+        ready_ns = start_ns + self.work.value_ns + self.settings.work_margin_ns
         if limiting and self.limiter is not None:
-            plan = self._plan_paced(start_ns, ready_ns, checks)
-        elif self.detector.verdict is not False and self.detector.period_ns is not None:
-            plan = self._plan_vblank(start_ns, ready_ns)
+            plan = self._plan_paced(start_ns, ready_ns + detector.present_cost_ns, checks)
+        elif detector.verdict is not False and detector.period_ns is not None:
+            plan = self._plan_vblank(start_ns, ready_ns + detector.planning_cost_ns)
         else:
             plan = FREE_PLAN
         if plan.kind is not PlanKind.VBLANK:
@@ -382,6 +379,8 @@ class PresentPlanner:
         guard = detector.phase_uncertainty_ns + self.settings.work_margin_ns
         if ready_ns + cost + guard < display:
             return False  # flips at its vblank
+        if plan.issue_ns is not None and ready_ns <= plan.issue_ns + self.settings.hold_guard_ns:
+            return False  # held, and released when planned: on time by its plan
         period = detector.period_ns
         if period is None:
             return False

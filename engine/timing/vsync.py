@@ -1088,7 +1088,10 @@ class VsyncDetector:
         erratically a vblank early or late (96 Hz with a 5 ms render: a third of the frames
         shown a period late, 6.9 ms of motion error). Planned with the longest distance at which
         a present skipped, such a frame is planned for the vblank after and held until just
-        after the one before: it flips where planned.
+        after the one before: it flips where planned. Only plans on the vblank grid count it
+        (the limiter's plans keep :attr:`present_cost_ns`): on a wrong grid (140 Hz reported as
+        144 with +-2 ms of noise) presents seem to skip at any distance, and the limiter held
+        every frame 6 ms for nothing.
         """
         skips = self._cost_samples[1]
         if len(skips) < 4:

@@ -9,6 +9,7 @@ from engine.timing import (
     FrameLimiter,
     PlanKind,
     PlanSettings,
+    PresentPlan,
     PresentPlanner,
     VsyncDetector,
     WorkEstimate,
@@ -152,6 +153,19 @@ def test_a_frame_too_late_for_its_vblank_is_discarded_if_the_next_can_make_the_o
     planner, shown, _ = steady_planner([5_000_000], aim=False)
     plan = planner.plan(shown + 1_000_000, limiting=False)
     assert plan.display_ns is not None and not planner.discard(plan, plan.display_ns + NS_PER_MS)
+
+
+def test_a_held_frame_released_when_planned_is_never_discarded() -> None:
+    """A present that costs 5.5 ms of its own is held until 5.5 ms and a guard before its
+    vblank; released then, it is on time by its plan, whatever the margins say."""
+    planner, shown, _ = steady_planner([3 * NS_PER_MS])
+    planner.detector.planning_cost_ns = 5_500_000
+    display = round(shown + 2 * PERIOD_NS)
+    # released 5.6 ms before its vblank: with the cost, within the margins of it
+    plan = PresentPlan(PlanKind.VBLANK, display, display - 5_600_000, round(PERIOD_NS), 2)
+    assert not planner.discard(plan, display - 5_600_000 + 20_000)
+    # the same frame unheld, ready then, would count as late (and be discarded)
+    assert planner.discard(plan._replace(issue_ns=None), display - 5_600_000 + 20_000)
 
 
 def test_no_hold_for_a_vblank_the_previous_present_did_not_wait_for() -> None:
