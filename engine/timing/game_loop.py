@@ -51,6 +51,7 @@ from engine.timing.limiter import FrameLimiter
 from engine.timing.pacer import FrameDecision, FramePacer, FrameTime, TimingMode
 from engine.timing.present_plan import (
     FREE_PLAN,
+    MIN_WINDOW_FRAMES,
     PlanKind,
     PlanSettings,
     PresentPlan,
@@ -243,6 +244,11 @@ class GameLoop:
             and planner is not None
             and plan.display_ns is not None
             and (kind is VBLANK or kind is PACED or kind is CHECK)
+            # not before the work is known: the first frames' work counts as 0 (shaders,
+            # textures), and a frame woken for no work misses its vblank; in a swap chain that
+            # queues frames its present then finds a free place and returns at once, and the
+            # first votes say vsync off (61 Hz, a queue of 2: off for good)
+            and len(planner.window) >= MIN_WINDOW_FRAMES
         ):
             # the work up to the flip: ticks and render, the present's own cost, and on the
             # vblank grid the detector's clean lead (called that long before its vblank, a

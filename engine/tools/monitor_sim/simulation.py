@@ -27,7 +27,7 @@ of updates, and measures what a player would see:
   updates count with the next image's (the digits, double and zero-update frames are per image);
 * input latency: for an input read at the start of each frame, the time until the first image whose
   state includes it is on screen (the first frame from then on that runs a tick), mean and 99th
-  percentile;
+  percentile, in steady state as the motion error (from the frame after the first verdict's on);
 * the vsync detector's verdict and refresh estimate, and when they became right.
 """
 
@@ -336,7 +336,7 @@ def _measure(
     input_ns = np.array(
         [r.frame_ns if r.input_ns is None else r.input_ns for r in frames], dtype=np.int64
     )
-    latency = _latency_ns(input_ns, shown_at, updates, visible)
+    latency = _latency_ns(input_ns, shown_at, updates, visible)[decided + 2 :]
     held = _held_vblanks(
         display,
         frame_ids[presented],
@@ -436,7 +436,8 @@ def _latency_ns(
     input_ns: np.ndarray, shown_at: np.ndarray, updates: np.ndarray, visible: np.ndarray
 ) -> np.ndarray:
     """Per frame: from the input read in it to the first image on screen showing a tick run
-    since (the first visible image from the first ticking frame on)."""
+    since (the first visible image from the first ticking frame on), in frame order (the last
+    frames, whose input no image shows yet, have none)."""
     ticking = np.flatnonzero(updates > 0)
     first = np.searchsorted(ticking, np.arange(updates.size))
     has = first < ticking.size

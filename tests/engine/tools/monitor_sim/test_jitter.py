@@ -286,3 +286,28 @@ def test_a_copy_whose_length_straddles_a_vblank_is_planned_for_the_vblank_after(
     assert r.refresh_estimate_hz is not None and abs(r.refresh_estimate_hz - 96.0) <= 0.05
     assert r.motion_error_rms_ms <= 0.05
     assert abs(r.fps - 48.0) < 0.5
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_frames_just_in_time_in_a_queue_of_frames_keep_vsync_and_lower_the_latency(
+    depth: int,
+) -> None:
+    """``--refresh-hz 61 --reported-hz 0 --noise-ms 0 --queue-depth 2 --frame-delay auto``: the
+    first frames, whose work counts as 0, were woken so late that they missed their vblank; in
+    the queue their presents returned at once and the first votes said vsync off, for good
+    (2.3 ms of motion error). No delay before the work is known."""
+    base = SimConfig(
+        refresh_hz=61.0,
+        reported_hz=0.0,
+        noise_ms=0.0,
+        queue_depth=depth,
+        render_ms=2.0,
+        phase="random",
+        updates=1200,
+    )
+    off, delayed = simulate(base), simulate(replace(base, frame_delay="auto"))
+    for r in (off, delayed):
+        assert [v for _, v in r.verdict_changes] == [None, True]
+        assert r.refresh_estimate_hz is not None and abs(r.refresh_estimate_hz - 61.0) <= 0.05
+        assert r.motion_error_rms_ms <= 0.05
+    assert delayed.latency_mean_ms < off.latency_mean_ms - 5.0

@@ -106,15 +106,20 @@ def test_a_present_that_takes_time_does_not_fool_the_detector(config: SimConfig)
 @pytest.mark.slow
 @settings(max_examples=10, deadline=None, derandomize=True)
 @given(
-    config=displays(max_hz=240.0, max_noise_ms=0.25, present=False, max_queue=1),
+    config=displays(max_hz=240.0, max_noise_ms=0.25, present=False),
     delay=st.booleans(),
 )
 def test_frame_delay_never_costs_smoothness(config: SimConfig, delay: bool) -> None:
-    """Frames just in time: the same verdict and smoothness, never more vblanks repeated.
+    """Frames just in time: the same verdict and smoothness, never more vblanks repeated, with
+    queued frames too (no delay before the work is known: a frame woken for no work missed its
+    vblank, its present found a free place in the queue and returned at once, and the first
+    votes said vsync off).
 
-    Known limit (README), left out: with a queue of 2-3 frames a delayed frame's present finds
-    a free place and returns at once, and the detector then judges vsync off."""
+    Known limit (README), left out as in the test above: a queue of 2-3 frames whose 5 ms
+    render does not fit a refresh period is judged vsync off, delayed or not."""
     from dataclasses import replace
+
+    assume(config.queue_depth == 1 or 5.0 * config.refresh_hz / 1000.0 < 0.9)
 
     off = simulate(config)
     auto = simulate(replace(config, frame_delay="auto" if delay else 2.0))
