@@ -336,7 +336,9 @@ def _measure(
     input_ns = np.array(
         [r.frame_ns if r.input_ns is None else r.input_ns for r in frames], dtype=np.int64
     )
-    latency = _latency_ns(input_ns, shown_at, updates, visible)[decided + 2 :]
+    # in steady state, from the frame after the first verdict on (all, if none ever came)
+    steady = decided + 2 if decided < len(frames) else 0
+    latency = _latency_ns(input_ns, shown_at, updates, visible)[steady:]
     held = _held_vblanks(
         display,
         frame_ids[presented],
