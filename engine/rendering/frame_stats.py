@@ -111,6 +111,9 @@ class FrameStats:
         refresh_hz: Latest refresh estimate, if any.
         dropped_total_ns: Sum of ``dropped_ns`` over every recorded frame (exact integer).
         last_present_ns: Present timestamp of the latest frame (``None`` before the first).
+        frames_discarded: Frames rendered but not presented (too late for their vblank; see
+            :meth:`~engine.timing.present_plan.PresentPlanner.discard`): not in the window, their
+            ticks counted with the next presented frame's.
     """
 
     def __init__(
@@ -146,6 +149,8 @@ class FrameStats:
         self.refresh_hz: float | None = None
         self.dropped_total_ns = 0
         self.last_present_ns: int | None = None
+        self.frames_discarded = 0
+        self._carry_updates = 0
 
     @classmethod
     def from_config(
@@ -164,11 +169,19 @@ class FrameStats:
         """
         if report.probe:
             return
+        if not report.presented:
+            # discarded (too late for its vblank): no image, so no interval; its ticks are
+            # shown by the next image
+            self._carry_updates += report.updates
+            self.frames_discarded += 1
+            self.dropped_total_ns += report.dropped_ns
+            return
         previous_ns = self.last_present_ns if self.last_present_ns is not None else report.frame_ns
         head = self._head
         self._interval_ns[head] = report.present_ns - previous_ns
         self._present_ns[head] = report.present_ns
-        self._updates[head] = report.updates
+        self._updates[head] = report.updates + self._carry_updates
+        self._carry_updates = 0
         self._head = (head + 1) % self.window_frames
         if self._count < self.window_frames:
             self._count += 1
@@ -212,6 +225,8 @@ class FrameStats:
         self.vsync = None
         self.refresh_hz = None
         self.dropped_total_ns = 0
+        self.frames_discarded = 0
+        self._carry_updates = 0
         if self.pacer is None:
             self._dropped_mark = 0
         self.last_present_ns = None

@@ -35,6 +35,7 @@ from engine.timing.present_plan import (
     PresentPlan,
     PresentPlanner,
     WorkEstimate,
+    WorkWindow,
 )
 from engine.timing.tick_rate import TickRate
 from engine.timing.vsync import PresentEstimate, VsyncDetector, VsyncSettings
@@ -68,4 +69,5 @@ __all__ = [
     "VsyncDetector",
     "VsyncSettings",
     "WorkEstimate",
+    "WorkWindow",
 ]

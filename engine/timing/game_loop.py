@@ -10,6 +10,7 @@ Each call to :meth:`GameLoop.run_frame` is one frame::
     fixed_update(tick) x decision.updates           # the only place game state changes
     render(alpha)                                   # draws, never changes state
     sleep until plan.issue_ns                       # limiter deadline, or a vsync hold
+    if planner.discard(plan, now): end the frame    # too late for its vblank (see below)
     present()                                       # flip(); blocks for the vblank with vsync
     detector.observe(timestamp, time spent in present)
 
@@ -18,7 +19,10 @@ interval (see :mod:`engine.timing.present_plan`): in a steady cadence that is ex
 present's vblank (vsync on) or deadline (vsync off), and a frame that will be shown a vblank later
 than usual is rendered a vblank further on, so what is on screen always matches when it is on
 screen. While the verdict is undecided, frames present at once and use the previous present's
-place on the vblank grid.
+place on the vblank grid. A frame that can no longer flip at its planned vblank is *discarded*
+(rendered, not presented) when the next frame, started at once, can still make the vblank the
+late image would have flipped at: the screen then shows an image rendered for that vblank
+instead of one a period old (:meth:`~engine.timing.present_plan.PresentPlanner.discard`).
 
 The window supplies a :class:`~engine.timing.clock.RealClock` and a real ``flip()``; the monitor
 simulator supplies a :class:`~engine.timing.clock.ManualClock` and a simulated display. Both run
@@ -37,15 +41,22 @@ runs its baselines that way.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
 from engine.timing.clock import NS_PER_S, Clock
 from engine.timing.frame_delay import FrameDelay
 from engine.timing.limiter import FrameLimiter
-from engine.timing.pacer import FrameDecision, FrameTime, TimingMode
-from engine.timing.present_plan import FREE_PLAN, PlanKind, PlanSettings, PresentPlanner
+from engine.timing.pacer import FrameDecision, FramePacer, FrameTime, TimingMode
+from engine.timing.present_plan import (
+    FREE_PLAN,
+    MIN_WINDOW_FRAMES,
+    PlanKind,
+    PlanSettings,
+    PresentPlan,
+    PresentPlanner,
+)
 from engine.timing.vsync import VsyncDetector
 
 #: Without a planner, a limiter-paced present that returns at most this long after its deadline
@@ -101,6 +112,10 @@ class FrameReport:
         display_ns: When the frame was planned to be shown, if planned.
         input_ns: When the frame read input (``poll_events``): its start, or later with a
             frame delay.
+        presented: False when the frame was rendered but *discarded*: it could no longer flip
+            at its planned vblank, and the next frame could still make the one it would have
+            shown at (see :meth:`~engine.timing.present_plan.PresentPlanner.discard`); then
+            ``present_ns`` is ``ready_ns``.
     """
 
     index: int
@@ -118,6 +133,7 @@ class FrameReport:
     plan: str = ""
     display_ns: int | None = None
     input_ns: int | None = None
+    presented: bool = True
 
 
 class GameLoop:
@@ -166,6 +182,9 @@ class GameLoop:
         self.limiter = limiter
         self.limit_when = LimitWhen(limit_when)
         #: The present planner, or ``None`` when the loop runs unplanned.
+        if isinstance(pacer, FramePacer) and pacer.settings.mode is TimingMode.STRICT:
+            # strict presents every frame it renders (see PlanSettings.aim)
+            plan_settings = replace(plan_settings or PlanSettings(), aim=False)
         self.planner = PresentPlanner(self.detector, limiter, plan_settings) if planned else None
         #: The frame delay, or ``None``.
         self.frame_delay = frame_delay if planned else None
@@ -225,6 +244,11 @@ class GameLoop:
             and planner is not None
             and plan.display_ns is not None
             and (kind is VBLANK or kind is PACED or kind is CHECK)
+            # not before the work is known: the first frames' work counts as 0 (shaders,
+            # textures), and a frame woken for no work misses its vblank; in a swap chain that
+            # queues frames its present then finds a free place and returns at once, and the
+            # first votes say vsync off (61 Hz, a queue of 2: off for good)
+            and len(planner.window) >= MIN_WINDOW_FRAMES
         ):
             # the work up to the flip: ticks and render, the present's own cost, and on the
             # vblank grid the detector's clean lead (called that long before its vblank, a
@@ -232,7 +256,7 @@ class GameLoop:
             # returns it is fitted to, and the grid's uncertainty is covered twice)
             need = planner.work.value_ns + planner.settings.work_margin_ns
             if kind is VBLANK:
-                need += detector.present_cost_ns + round(detector.clean_lead_ns)
+                need += detector.planning_cost_ns + round(detector.clean_lead_ns)
             else:  # shown when the present returns: after its own work
                 need += detector.paced_cost_ns
             wake = delay.wake_ns(frame.real_ns, plan.display_ns, need)
@@ -265,6 +289,8 @@ class GameLoop:
         if issue_ns is not None:
             clock.sleep_until(issue_ns)
         ready_ns = clock.now_ns()
+        if kind is VBLANK and planner is not None and planner.discard(plan, ready_ns):
+            return self._discarded(frame, decision, plan, ready_ns, input_ns, delayed)
         self._present()
         present_ns = clock.now_ns()
         if planner is not None:
@@ -308,6 +334,43 @@ class GameLoop:
             kind,  # a StrEnum: its value, without the enum lookup per frame
             plan.display_ns,
             input_ns,
+        )
+        self.frames += 1
+        return report
+
+    def _discarded(
+        self,
+        frame: FrameTime,
+        decision: FrameDecision,
+        plan: PresentPlan,
+        ready_ns: int,
+        input_ns: int,
+        delayed: bool,
+    ) -> FrameReport:
+        """End a frame without presenting it: the next one starts now (see ``presented``)."""
+        detector = self.detector
+        if delayed and self.frame_delay is not None:
+            self.frame_delay.shown(False)  # it missed the vblank it was delayed for
+        verdict = detector.verdict
+        refresh_hz = detector.refresh_hz
+        self._frame = FrameTime(ready_ns, None, None, verdict, refresh_hz)
+        report = FrameReport(
+            self.frames,
+            frame.real_ns,
+            decision.updates,
+            decision.alpha,
+            decision.dropped_ns,
+            decision.mode,
+            ready_ns,
+            ready_ns,
+            plan.issue_ns,
+            verdict,
+            refresh_hz,
+            False,
+            plan.kind,
+            plan.display_ns,
+            input_ns,
+            False,
         )
         self.frames += 1
         return report

@@ -11,6 +11,15 @@ decides, before the frame's updates run, *when the frame will be shown*:
   (its start plus :class:`WorkEstimate`, a robust recent maximum of the work time, plus a small
   margin). If the frame is ready earlier than planned, the present is *held* until just after the
   vblank before its target, so it flips exactly at the planned vblank and never a refresh early.
+* **holding or aiming** (the choice by cost): planning for the vblank after the one the frame
+  *might* make repeats the previous image at that one (a vblank a period behind). The planner
+  weighs it against aiming for the earlier vblank: the chance the work fits
+  (:class:`WorkWindow`, the recent work times) and, when it does not, what the miss costs. A
+  frame that misses its vblank is *dropped* (not presented: :meth:`PresentPlanner.drop`) when the
+  next frame, started at once, can still make the vblank the late image would flip at; then the
+  miss costs the same repeated vblank as holding, plus a frame rendered for nothing
+  (``waste_cost``). Shown late instead, it would cost a second vblank a period behind and the
+  judder of an image off its vblank, so the planner aims only where a miss can be dropped.
 * **vsync off or variable refresh** (``PACED``): the frame limiter's next deadline at the
   display's rate (:meth:`~engine.timing.limiter.FrameLimiter.plan`). If the frame cannot make it
   (``OVERRUN``), it is presented as soon as it is ready: as many frames as rendering allows.
@@ -37,6 +46,8 @@ the moment it is shown.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right, insort
+from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -75,6 +86,8 @@ class PresentPlan(NamedTuple):
 
 
 FREE_PLAN = PresentPlan(PlanKind.FREE, None, None, 0, None)
+#: Recent work times needed before a frame may aim for a vblank its work might miss.
+MIN_WINDOW_FRAMES = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +103,23 @@ class PlanSettings:
         check_interval_ns: Time between checks while the limiter paces (0: no checks), unless the
             latest vote doubted the verdict (then every paced frame is a check).
         max_check_shift_ns: How much earlier (or later) than its deadline a check is presented, at
-            most. Keep it within the pacer's trust bound for noise-free times (2 ms), so that
-            ``strict`` renders checks on time too.
+            most, less the jitter of the paced presents' own work
+            (:attr:`~engine.timing.vsync.VsyncDetector.paced_jitter_ns`). Keep it within the
+            pacer's trust bound for noise-free times (2 ms), so that ``strict`` renders checks
+            on time too.
         min_check_shift_ns: An early check needs at least this much slack before the deadline;
             with less, the check comes late.
         cadence_hysteresis: How far (in refresh periods) the work estimate must pass a whole number
             of periods before the usual vblanks per frame (and so ``lead_ns``) change.
+        aim: Whether a frame may aim for a vblank its work might miss, and be discarded when it
+            misses one (see the module docstring); ``False`` always holds for the vblank the
+            work surely makes and presents every frame (``strict`` timing runs so: the frame
+            after a discard starts far from the vblank it is rendered for, which ``strict``
+            would not trust).
+        waste_cost: What a frame rendered and then dropped costs, in vblanks repeated (the unit
+            of the choice: holding repeats one). 1 aims when the work fits more likely than not.
+            A frame is discarded (see :meth:`PresentPlanner.discard`) whatever this says.
+        work_window_frames: Recent work times kept to estimate the chance a frame's work fits.
     """
 
     work_margin_ns: int = 100_000
@@ -105,6 +129,9 @@ class PlanSettings:
     max_check_shift_ns: int = 1_500_000
     min_check_shift_ns: int = 500_000
     cadence_hysteresis: float = 0.05
+    aim: bool = True
+    waste_cost: float = 1.0
+    work_window_frames: int = 64
 
 
 class WorkEstimate:
@@ -143,6 +170,44 @@ class WorkEstimate:
             self.value_ns -= round((self.value_ns - sample) * self._decay)
 
 
+class WorkWindow:
+    """The recent work times, kept sorted: how likely the next frame's work fits a given time.
+
+    :meth:`fits` is the predictive probability of the next of exchangeable samples: with ``n``
+    recent times of which ``k`` are at most ``t``, the next one is at most ``t`` with probability
+    ``k / (n + 1)`` (its rank among the ``n + 1`` is uniform). No distribution is assumed; one
+    longer than every sample kept is always possible (``fits`` is below 1).
+    """
+
+    __slots__ = ("_recent", "_sorted")
+
+    def __init__(self, frames: int = 64) -> None:
+        self._recent: deque[int] = deque(maxlen=max(1, frames))
+        self._sorted: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self._sorted)
+
+    def add(self, work_ns: int) -> None:
+        """Record one frame's work."""
+        recent, ordered = self._recent, self._sorted
+        if len(recent) == recent.maxlen:
+            del ordered[bisect_left(ordered, recent[0])]
+        recent.append(work_ns)
+        insort(ordered, work_ns)
+
+    @property
+    def longest_ns(self) -> int:
+        """The longest recent work (0 before any)."""
+        ordered = self._sorted
+        return ordered[-1] if ordered else 0
+
+    def fits(self, available_ns: float) -> float:
+        """The chance that the next frame's work takes at most ``available_ns``."""
+        ordered = self._sorted
+        return bisect_right(ordered, available_ns) / (len(ordered) + 1)
+
+
 class PresentPlanner:
     """Plans every frame's present (see the module docstring).
 
@@ -162,6 +227,7 @@ class PresentPlanner:
         "detector",
         "limiter",
         "settings",
+        "window",
         "work",
     )
 
@@ -175,6 +241,8 @@ class PresentPlanner:
         self.limiter = limiter
         self.settings = settings or PlanSettings()
         self.work = WorkEstimate(self.settings.work_decay)
+        #: The recent work times (the chance a frame's work fits: the choice to aim or hold).
+        self.window = WorkWindow(self.settings.work_window_frames)
         self._last_vblank_ns: int | None = None
         self._last_plan_ns: int | None = None
         self._next_check_ns: int | None = None
@@ -199,16 +267,13 @@ class PresentPlanner:
             checks: Whether paced frames may be checked (see the module docstring).
         """
         # the image can flip no sooner than the work, then the present call's own work, are done
-        ready_ns = (
-            start_ns
-            + self.work.value_ns
-            + self.settings.work_margin_ns
-            + self.detector.present_cost_ns
-        )
+        # (on the vblank grid, as far as presents have been seen to skip vblanks for it)
+        detector = self.detector
+        ready_ns = start_ns + self.work.value_ns + self.settings.work_margin_ns
         if limiting and self.limiter is not None:
-            plan = self._plan_paced(start_ns, ready_ns, checks)
-        elif self.detector.verdict is not False and self.detector.period_ns is not None:
-            plan = self._plan_vblank(start_ns, ready_ns)
+            plan = self._plan_paced(start_ns, ready_ns + detector.present_cost_ns, checks)
+        elif detector.verdict is not False and detector.period_ns is not None:
+            plan = self._plan_vblank(start_ns, ready_ns + detector.planning_cost_ns)
         else:
             plan = FREE_PLAN
         if plan.kind is not PlanKind.VBLANK:
@@ -218,6 +283,7 @@ class PresentPlanner:
     def finished(self, work_ns: int) -> None:
         """Record how long the frame's work took (before any hold or limiter sleep)."""
         self.work.add(work_ns)
+        self.window.add(work_ns)
 
     def shown(self, estimate: PresentEstimate) -> None:
         """Record where the detector placed the frame's present."""
@@ -244,11 +310,17 @@ class PresentPlanner:
         target = detector.vblank_after(earliest)
         if target is None:
             return FREE_PLAN
+        if previous is not None and target - previous > 1.5 * period and self.settings.aim:
+            # the vblank before the target: the previous image's next one or later, which the
+            # work may make (holding for the target repeats the previous image there)
+            earlier = detector.vblank_after(target - round(1.5 * period))
+            if earlier is not None and self._worth_aiming(start_ns, earlier, target, uncertainty):
+                target = earlier
         issue_ns = None
         if previous is not None and target - previous > 1.5 * period:
             # just after the vblank before the target, so the image cannot flip there; but soon
             # enough that the present's own work is done before the target
-            cost = detector.present_cost_ns
+            cost = detector.planning_cost_ns
             issue_ns = min(target - round(period) + guard, target - cost - guard)
         vblanks = None
         if self._last_plan_ns is not None and target - self._last_plan_ns > period / 2:
@@ -257,10 +329,74 @@ class PresentPlanner:
         lead_ns = round(self._usual_vblanks(period) * period)
         return PresentPlan(PlanKind.VBLANK, target, issue_ns, lead_ns, vblanks)
 
+    def _worth_aiming(self, start_ns: int, earlier: int, target: int, uncertainty: int) -> bool:
+        """Whether to aim for ``earlier``, the vblank before ``target`` (which the work surely
+        makes), by what each choice is expected to cost in vblanks a period behind.
+
+        Holding for ``target`` repeats the previous image at ``earlier``: one. Aiming costs
+        nothing when the work fits (with the present's own cost, done the grid's uncertainty
+        and the work margin before ``earlier``, as every plan counts it; the chance is
+        :meth:`WorkWindow.fits`), and otherwise the same repeat plus a frame rendered for
+        nothing (``waste_cost``): it is discarded, if the next frame, started when this one's
+        longest work ends, still makes ``target``. Where it could not be, the miss would be
+        shown late (a second vblank behind, and judder): never aimed. So a frame aims when
+        ``(1 - fits) * (1 + waste_cost) < 1``.
+        """
+        window = self.window
+        if len(window) < MIN_WINDOW_FRAMES:
+            return False
+        cost = self.detector.planning_cost_ns
+        guard = uncertainty + self.settings.work_margin_ns
+        fits = window.fits(earlier - start_ns - cost - guard)
+        if fits <= 0.0 or (1.0 - fits) * (1.0 + self.settings.waste_cost) >= 1.0:
+            return False
+        # the longest this frame may take, as the plans count work (the estimate, or a longer
+        # recent one, and the margin); the next frame, started then, would count it in its
+        # estimate too (the estimate rises at once to a longer work)
+        worst = max(self.work.value_ns, window.longest_ns) + self.settings.work_margin_ns
+        return start_ns + worst + worst + self.settings.work_margin_ns + cost + uncertainty < target
+
+    def discard(self, plan: PresentPlan, ready_ns: int) -> bool:
+        """Whether a frame ready at ``ready_ns`` should not be presented at all.
+
+        A ``VBLANK`` frame whose present can no longer flip at its planned vblank (the grid's
+        uncertainty and the work margin before it, as the plans count) would flip at the vblank
+        after, showing its image a period behind. If the next frame, started now, can make that
+        vblank (as its own plan would see it), rendering it afresh costs less: the screen
+        repeats the previous image at the missed vblank either way, and the later one then
+        shows an image rendered for it. Otherwise the frame is presented late (a second repeat
+        would cost more). A frame later than that (a stall, a level load) is a hitch, not a
+        near miss: it is presented as it is.
+        """
+        display = plan.display_ns
+        if plan.kind is not PlanKind.VBLANK or display is None:
+            return False
+        if not self.settings.aim or len(self.window) < MIN_WINDOW_FRAMES:
+            return False  # the first frames: their work is not known yet
+        detector = self.detector
+        cost = detector.planning_cost_ns
+        # as sure as the plans are: the grid's uncertainty and the work margin before the vblank
+        guard = detector.phase_uncertainty_ns + self.settings.work_margin_ns
+        if ready_ns + cost + guard < display:
+            return False  # flips at its vblank
+        if plan.issue_ns is not None and ready_ns <= plan.issue_ns + self.settings.hold_guard_ns:
+            return False  # held, and released when planned: on time by its plan
+        period = detector.period_ns
+        if period is None:
+            return False
+        # within the grid's uncertainty of its vblank it may flip there or not: a frame planned
+        # to be done that long before (see _worth_aiming) counts it as missed, flipping at the
+        # vblank after (half a period on: the first grid vblank after the planned one)
+        flips = detector.vblank_after(max(ready_ns + cost, display + round(period / 2)))
+        if flips is None or flips - display > 1.5 * period:
+            return False  # a hitch, not a near miss: shown as it is (the hitch guard has its time)
+        need = self.work.value_ns + cost + guard  # as the next frame's plan counts it
+        return ready_ns + need < flips
+
     def _usual_vblanks(self, period: float) -> int:
         """Vblanks per frame in a steady cadence: how many periods the work needs, with hysteresis."""
         work = (
-            self.work.value_ns + self.settings.work_margin_ns + self.detector.present_cost_ns
+            self.work.value_ns + self.settings.work_margin_ns + self.detector.planning_cost_ns
         ) / period
         cadence = math.floor(work) + 1
         if cadence != self._cadence:
@@ -288,7 +424,14 @@ class PresentPlanner:
                 self._next_check_ns = start_ns + settings.check_interval_ns
             elif start_ns >= due or self.detector.doubted:
                 self._next_check_ns = start_ns + settings.check_interval_ns
-                most = min(settings.max_check_shift_ns, lead_ns // 2)
+                # A paced present whose own work jitters (a slow copy) moves its image by as
+                # much: the shift and that jitter together stay within max_check_shift_ns, so
+                # that strict, which trusts a planned time only near the measured one, still
+                # renders the check and the frame after it for when they are shown.
+                most = max(
+                    0,
+                    min(settings.max_check_shift_ns, lead_ns // 2) - self.detector.paced_jitter_ns,
+                )
                 early = min(deadline - ready_ns, most)
                 # early if the work leaves time before the deadline, else late
                 issue_ns = (

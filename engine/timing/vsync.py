@@ -666,7 +666,13 @@ class _VblankGrid:
             # This needs intervals whose noise cannot reach half a period (returns within the
             # noise of their vblanks, and noise under a quarter of the period); a present that
             # returned late, or any present on a grid noisier than that, advances the count by
-            # the grid's own increment and is no anchor for the next interval.
+            # the grid's own increment and is no anchor for the next interval. "Late" is judged
+            # on the interval itself: one further from a whole number of periods than the
+            # noise of its two ends allows (an eighth of a period more for a rate a little off
+            # the nominal one) holds a late wake-up. Within the tolerance is not enough: at
+            # 240 Hz a busy desktop's wake-up 2 ms late is within half a period, and its
+            # interval, rounded to the wrong count, once made the clean fit refute the right
+            # nominal rate after 5,300 frames (the grid then restarted at 239.09 Hz).
             shadow = self._shadow
             if shadow is None:
                 self._shadow = (present_ns, n, n)
@@ -674,8 +680,12 @@ class _VblankGrid:
                 anchor_ns, anchor_count, anchor_n = shadow
                 count = anchor_count + n - anchor_n
                 if on_grid and 4 * self.noise_ns < period:
-                    count = anchor_count + max(1, round((present_ns - anchor_ns) / period))
-                    self._shadow = (present_ns, count, n)
+                    interval = present_ns - anchor_ns
+                    whole = max(1, round(interval / period))
+                    bound = min(2 * self.noise_ns + period / 8, 3 * period / 8)
+                    if abs(interval - whole * period) <= bound:
+                        count = anchor_count + whole
+                        self._shadow = (present_ns, count, n)
         if clean and abs(residual) < period / 2:
             self._add_clean(count, t_rel)
             if self.period_ns is None:  # the nominal period was refuted: the grid starts again
@@ -853,6 +863,7 @@ class VsyncDetector:
         "_votes",
         "doubted",
         "frames",
+        "planning_cost_ns",
         "present_cost_ns",
         "settings",
         "verdict",
@@ -880,6 +891,9 @@ class VsyncDetector:
         #: The present call's own cost in ns, as far as the flips prove it (0 while no present
         #: has been seen to miss a vblank it was called before; see :meth:`_learn_cost`).
         self.present_cost_ns = 0
+        #: The cost to plan a present with: :attr:`present_cost_ns`, or the longest distance
+        #: before its vblank at which presents skipped it often (see :meth:`_cost_reach_ns`).
+        self.planning_cost_ns = 0
         self._placement_cost_ns = 0
         #: Whether the latest vote disagreed with the verdict: evidence worth checking again soon.
         self.doubted = False
@@ -1035,7 +1049,7 @@ class VsyncDetector:
         self._since_cost += 1
         if self._since_cost >= 8 and not self._cost_samples[1]:
             self._since_cost = 0  # nothing ever skipped: no cost (the usual case, at no cost)
-            self.present_cost_ns = self._placement_cost_ns = 0
+            self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
         elif self._since_cost >= 8:
             self._since_cost = 0
             samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
@@ -1060,6 +1074,32 @@ class VsyncDetector:
             # period. Presents are placed with its middle, as far from both ends as possible.
             top = period if high is None else min(high, period)
             self._placement_cost_ns = round((low + top) / 2) if low else 0
+            self.planning_cost_ns = max(low, self._cost_reach_ns())
+
+    def _cost_reach_ns(self) -> int:
+        """How far before its vblank a present has been seen to skip it, when skips came often
+        (at least one present in eight over the span the kept skips were seen in; late wake-ups
+        of a busy desktop are rarer), else 0.
+
+        A copy whose own duration varies (software GL: 5±1.25 ms) leaves no threshold between
+        the presents that skipped and those that did not: called at the same distance before
+        the vblank, some flip there and some at the next. The separating band then says
+        nothing (``present_cost_ns`` is 0), but a frame planned that close to its vblank flips
+        erratically a vblank early or late (96 Hz with a 5 ms render: a third of the frames
+        shown a period late, 6.9 ms of motion error). Planned with the longest distance at which
+        a present skipped, such a frame is planned for the vblank after and held until just
+        after the one before: it flips where planned. Only plans on the vblank grid count it
+        (the limiter's plans keep :attr:`present_cost_ns`): on a wrong grid (140 Hz reported as
+        144 with +-2 ms of noise) presents seem to skip at any distance, and the limiter held
+        every frame 6 ms for nothing.
+        """
+        skips = self._cost_samples[1]
+        if len(skips) < 4:
+            return 0
+        span = skips[-1][2] - skips[0][2] + 1
+        if 8 * len(skips) < span:
+            return 0
+        return max(s for s, _, _ in skips)
 
     @property
     def paced_cost_ns(self) -> int:
@@ -1071,6 +1111,22 @@ class VsyncDetector:
             return 0
         median = sorted(blocks)[len(blocks) // 2]
         return median if median >= self.settings.block_on_ns else 0
+
+    @property
+    def paced_jitter_ns(self) -> int:
+        """How far a paced present's duration strays from the typical one, when the paced
+        presents take time (see :attr:`paced_cost_ns`; else 0): the larger distance from their
+        median to the shortest and the longest of the recent ones, an eighth of them left out
+        at each end (the same spread :meth:`_judge_against_paced` allows)."""
+        blocks = self._paced_blocks
+        if len(blocks) < 3:
+            return 0
+        ordered = sorted(blocks)
+        median = ordered[len(ordered) // 2]
+        if median < self.settings.block_on_ns:
+            return 0
+        trim = len(ordered) // 8
+        return max(median - ordered[trim], ordered[-1 - trim] - median)
 
     def _judge_against_paced(self, block_ns: int, blocked: bool | None) -> bool | None:
         """Whether an unpaced present (a check) waited, judged against the paced presents.

@@ -201,6 +201,12 @@ def build_parser() -> argparse.ArgumentParser:
         "milliseconds after the frame could start",
     )
     p.add_argument(
+        "--hold",
+        action="store_true",
+        help="our policies: never aim a frame at a vblank its work might miss (always hold for "
+        "the one it surely makes), and present every frame, as before issue 24's choice",
+    )
+    p.add_argument(
         "--mailbox",
         action="store_true",
         help="a compositor: a present never blocks; each vblank shows the newest image "
@@ -301,6 +307,7 @@ def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
         queue_depth=args.queue_depth,
         mailbox=args.mailbox,
         frame_delay=args.frame_delay,
+        aim=not args.hold,
         reported_hz=args.reported_hz,
         noise_model=args.noise_model,
         phase=args.phase,

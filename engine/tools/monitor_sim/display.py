@@ -28,6 +28,14 @@ Two wake-up noise models (:class:`NoiseModel`):
 * ``heavy`` (a busy desktop): the same uniform core, and in addition ``TAIL_FRACTION`` (1 %) of all
   wake-ups come ``TAIL_MIN_NS``–``TAIL_MAX_NS`` (2–8 ms) late: after a vblank, after a vsync-off
   present, and after the game loop's own sleeps (see :meth:`SimDisplay.sleep_lateness_ns`).
+  The busy desktop's late wake-ups are *common random numbers*: whether the wake-up after vblank
+  ``k`` (or the ``n``-th vsync-off present, or the ``n``-th sleep) comes late, and by how much,
+  depends on the seed and ``k`` (or ``n``) only (:func:`keyed_uniform`), not on what the loop
+  did before. Two policies run with one seed then meet the same late wake-ups, so what differs
+  between them is what they do, not which of them the desktop happened to disturb more (with
+  one random stream for everything, the first tick that one policy runs and the other does not
+  shifts every later draw: ``auto`` and ``interpolated`` at 120 Hz repeated 52 and 46 images
+  after late wake-ups, or 46 and 51, from seed to seed).
 
 The display also says what refresh rate the OS would report for its screen mode
 (:attr:`SimDisplay.reported_hz`): by default the refresh rounded to whole Hz, as a "60 Hz" mode that
@@ -52,6 +60,24 @@ TAIL_MIN_NS = 2 * NS_PER_MS
 TAIL_MAX_NS = 8 * NS_PER_MS
 #: A sleep wakes up to this much late in both models (the OS scheduler).
 SLEEP_LATE_NS = 20_000
+
+
+_MASK64 = (1 << 64) - 1
+#: The streams of :func:`keyed_uniform`.
+VBLANK_STREAM, PRESENT_STREAM, SLEEP_STREAM, CORE_STREAM = 0, 1, 2, 3
+
+
+def _mix64(value: int) -> int:
+    """SplitMix64's finaliser: a well-mixed 64-bit integer from any 64-bit integer."""
+    value = (value + 0x9E3779B97F4A7C15) & _MASK64
+    value = ((value ^ (value >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return value ^ (value >> 31)
+
+
+def keyed_uniform(seed: int, stream: int, index: int) -> float:
+    """A uniform number in [0, 1) that depends only on ``(seed, stream, index)``."""
+    return _mix64(_mix64((seed << 2 | stream) & _MASK64) ^ (index & _MASK64)) / 2.0**64
 
 
 class NoiseModel(StrEnum):
@@ -81,6 +107,7 @@ class SimDisplay:
             picture to an X server: about 4 ms at 1280x720 here), with a quarter of it as jitter.
         queue_depth: Images that may wait for their vblank, the present's included (1-3).
         mailbox: A compositor (see the module docstring); takes precedence over ``vsync``.
+        seed: Key of the heavy model's late wake-ups (see the module docstring).
     """
 
     def __init__(
@@ -100,6 +127,7 @@ class SimDisplay:
         present_ns: int = 0,
         queue_depth: int = 1,
         mailbox: bool = False,
+        seed: int = 0,
     ) -> None:
         if not 1 <= queue_depth <= 3:
             raise ValueError(f"queue depth must be 1..3, got {queue_depth}")
@@ -120,6 +148,9 @@ class SimDisplay:
         self.vsync_off_at = vsync_off_at
         self.vsync_on_at = vsync_on_at
         self.heavy = NoiseModel(noise_model) is NoiseModel.HEAVY
+        self.seed = seed
+        self._presents = 0  # vsync-off presents so far (the key of their late wake-ups)
+        self._sleeps = 0  # the loop's sleeps so far
         #: What the OS reports for the screen mode, or ``None`` when it reports nothing.
         self.reported_hz: float | None = (
             float(round(self.refresh_hz)) if reported_hz is None else reported_hz or None
@@ -151,18 +182,26 @@ class SimDisplay:
         """Index of the first vblank strictly after ``t_ns``."""
         return ((t_ns - self.offset_ns) * self._num) // (NS_PER_S * self._den) + 1
 
-    def _tail_ns(self) -> int:
-        """A heavy-tail lateness (usually 0; always 0 in the uniform model)."""
-        rng = self.rng
-        if self.heavy and rng.random() < TAIL_FRACTION:
-            return TAIL_MIN_NS + round(rng.random() * (TAIL_MAX_NS - TAIL_MIN_NS))
+    def _tail_ns(self, stream: int, index: int) -> int:
+        """The heavy-tail lateness of wake-up ``index`` of ``stream`` (usually 0; always 0 in
+        the uniform model)."""
+        if not self.heavy:
+            return 0
+        draw = keyed_uniform(self.seed, stream, index)
+        if draw < TAIL_FRACTION:  # late: by how much, from where the draw lies in the 1 %
+            return TAIL_MIN_NS + round(draw / TAIL_FRACTION * (TAIL_MAX_NS - TAIL_MIN_NS))
         return 0
+
+    def _present_tail_ns(self) -> int:
+        self._presents += 1
+        return self._tail_ns(PRESENT_STREAM, self._presents)
 
     def sleep_lateness_ns(self) -> int:
         """How late one of the loop's sleeps wakes up (the clock's ``wake_late_ns``)."""
         late = round(self.rng.random() * SLEEP_LATE_NS)
         if self.heavy:
-            tail = self._tail_ns()
+            self._sleeps += 1
+            tail = self._tail_ns(SLEEP_STREAM, self._sleeps)
             if tail:
                 self.late_sleeps.add(self.frame)
                 late += tail
@@ -179,7 +218,8 @@ class SimDisplay:
             # shown at the next vblank unless a newer image comes before it (see shown_images)
             k = self.vblank_after(now)
             self._last_shown_ns = self.offset_ns + (k * NS_PER_S * self._den) // self._num
-            clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10) + self._tail_ns())
+            late = self._present_tail_ns()
+            clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10) + late)
             return self._last_shown_ns, k
         if self.vsync_now():
             k = self.vblank_after(now)
@@ -197,9 +237,13 @@ class SimDisplay:
                     clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10))
                     return vblank_ns, k
                 vblank_ns = waiting[len(waiting) - self.queue_depth]  # frees a place
-            noise = round((2.0 * self.rng.random() - 1.0) * self.noise_ns)
-            if self.heavy:
-                noise += self._tail_ns()
+            if self.heavy:  # the wake-up after this vblank, whichever present waited for it
+                key = vblank_ns - self.offset_ns
+                draw = keyed_uniform(self.seed, CORE_STREAM, key)
+                noise = round((2.0 * draw - 1.0) * self.noise_ns)
+                noise += self._tail_ns(VBLANK_STREAM, key)
+            else:
+                noise = round((2.0 * self.rng.random() - 1.0) * self.noise_ns)
             clock.set(max(now, vblank_ns + noise))
             return self._last_shown_ns, k
         if self.vrr:
@@ -207,11 +251,12 @@ class SimDisplay:
             if self._last_shown_ns is not None:
                 shown_ns = max(now, self._last_shown_ns + self.min_interval_ns)
             self._last_shown_ns = shown_ns
-            late = 1_000 + round(self.rng.random() * self.noise_ns / 10) + self._tail_ns()
-            clock.set(shown_ns + late)
+            late = 1_000 + round(self.rng.random() * self.noise_ns / 10)
+            clock.set(shown_ns + late + self._present_tail_ns())
             return shown_ns, None
         self._last_shown_ns = now
-        clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10) + self._tail_ns())
+        late = self._present_tail_ns()
+        clock.advance(1_000 + round(self.rng.random() * self.noise_ns / 10) + late)
         return now, None
 
 

@@ -42,7 +42,8 @@ def format_result(result: SimResult) -> str:
         f"{result.vblank_error_max_ms:.4f} ms ({result.repeated_vblanks} vblanks repeated an image)",
         f"VSYNC VERDICT: {verdict}",
         f"REFRESH ESTIMATE: {_fmt_hz(result.refresh_estimate_hz)} Hz",
-        f"FRAMES PER SECOND: {result.fps:.2f} ({result.held_vblanks} vblanks held back)",
+        f"FRAMES PER SECOND: {result.fps:.2f} ({result.held_vblanks} vblanks held back, "
+        f"{result.discarded_frames} frames discarded)",
         f"INPUT LATENCY: mean {result.latency_mean_ms:.2f} ms, "
         f"99th percentile {result.latency_p99_ms:.2f} ms",
     ]

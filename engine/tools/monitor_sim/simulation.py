@@ -22,9 +22,12 @@ of updates, and measures what a player would see:
   ``auto`` leaves ``strict``);
 * presents per second (``fps``) and, with vsync, ``held_vblanks``: vblanks a finished frame waited
   through although it could have been shown at them (a planned hold or the limiter);
+  ``discarded_frames``: frames rendered but never presented (too late for their vblank, see
+  :meth:`~engine.timing.present_plan.PresentPlanner.discard`); they are no image, and their
+  updates count with the next image's (the digits, double and zero-update frames are per image);
 * input latency: for an input read at the start of each frame, the time until the first image whose
   state includes it is on screen (the first frame from then on that runs a tick), mean and 99th
-  percentile;
+  percentile, in steady state as the motion error (from the frame after the first verdict's on);
 * the vsync detector's verdict and refresh estimate, and when they became right.
 """
 
@@ -37,7 +40,15 @@ from typing import Any
 
 import numpy as np
 
-from engine.timing import FrameDelay, GameLoop, ManualClock, TickRate, TimingMode, VsyncDetector
+from engine.timing import (
+    FrameDelay,
+    GameLoop,
+    ManualClock,
+    PlanSettings,
+    TickRate,
+    TimingMode,
+    VsyncDetector,
+)
 from engine.timing.clock import NS_PER_MS, NS_PER_S
 from engine.tools.monitor_sim.display import NoiseModel, SimDisplay, shown_images
 from engine.tools.monitor_sim.policies import build_policy
@@ -74,6 +85,9 @@ class SimConfig:
         mailbox: A compositor: presents never block, each vblank shows the newest image.
         frame_delay: Frames just in time for our policies but ``strict``: ``"auto"``, ``"off"``
             or milliseconds (see :mod:`engine.timing.frame_delay`).
+        aim: Our policies (but ``strict``, which never does) may aim a frame at a vblank its
+            work might miss and discard it when it does (``PlanSettings.aim``); ``False`` holds
+            for the vblank the work surely makes (``--hold``).
         reported_hz: Refresh rate the OS reports (``None``: the refresh rounded to whole Hz; 0:
             none). Our policies' limiter paces at it (the tick rate without one).
         phase: ``aligned`` (clock and vblank grid start together at 0) or ``random``.
@@ -101,6 +115,7 @@ class SimConfig:
     queue_depth: int = 1
     mailbox: bool = False
     frame_delay: str | float = "off"
+    aim: bool = True
     reported_hz: float | None = None
     phase: str = "aligned"
     seed: int = 1
@@ -141,6 +156,7 @@ class SimResult:
     vblank_error_rms_ms: float
     vblank_error_max_ms: float
     repeated_vblanks: int
+    discarded_frames: int
     verdict_changes: list[tuple[int, bool | None]]
     mode_frames: dict[str, int]
     digits: str = field(repr=False)
@@ -194,6 +210,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         present_ns=round(config.present_ms * NS_PER_MS),
         queue_depth=config.queue_depth,
         mailbox=config.mailbox,
+        seed=config.seed,
     )
     clock.wake_late_ns = display.sleep_lateness_ns
     reported = display.reported_hz
@@ -245,6 +262,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         limit_when=setup.limit_when,
         probe_frames=config.probe_frames,
         planned=setup.planned,
+        plan_settings=PlanSettings(aim=config.aim),
         frame_delay=frame_delay,
     )
     return _measure(config, loop, display, shown, counters, hitches, work_done, traces)
@@ -271,7 +289,10 @@ def _measure(
     # The loop itself: as little per-frame work as possible, the statistics come afterwards.
     while counters["updates"] < target and loop.frames < max_frames:
         display.frame = loop.frames
-        reports.append(run_frame())
+        report = run_frame()
+        if not report.presented:  # discarded: rendered, never presented (no vblank)
+            shown.append((report.present_ns, None))
+        reports.append(report)
         game_times.append(game_time(pacer))
     keep = [i for i, r in enumerate(reports) if not r.probe]
     frames = [reports[i] for i in keep]
@@ -282,7 +303,8 @@ def _measure(
     frame_dropped = np.array([r.dropped_ns for r in frames], dtype=np.int64)
     frame_ns = np.array([r.frame_ns for r in frames], dtype=np.int64)
     shown_at = np.array([p[0] for p in presents], dtype=np.int64)
-    indices = [p[1] for p in presents]
+    presented = np.array([r.presented for r in frames], dtype=bool)
+    indices = [p[1] if r.presented else None for p, r in zip(presents, frames, strict=True)]
     start_ns = int(frame_ns[0])
 
     # drift at each frame's start, after its ticks: game time - real time + dropped so far
@@ -303,7 +325,7 @@ def _measure(
     decided = next((r.index for r in frames if r.vsync is not None), len(frames))
     image_ok = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))
     # the images that were ever on screen (a mailbox drops those superseded before their vblank)
-    visible = np.array(shown_images(indices, display.mailbox), dtype=bool)
+    visible = np.array(shown_images(indices, display.mailbox), dtype=bool) & presented
     valid = image_ok[visible][1:]
     real_step = np.diff(shown_at[visible]).astype(np.float64)
     err = (np.diff(shown_game[visible]) - real_step)[valid]
@@ -314,8 +336,17 @@ def _measure(
     input_ns = np.array(
         [r.frame_ns if r.input_ns is None else r.input_ns for r in frames], dtype=np.int64
     )
-    latency = _latency_ns(input_ns, shown_at, updates, visible)
-    held = _held_vblanks(display, frame_ids, indices, work_done)
+    # in steady state, from the frame after the first verdict on (all, if none ever came)
+    steady = decided + 2 if decided < len(frames) else 0
+    latency = _latency_ns(input_ns, shown_at, updates, visible)[steady:]
+    held = _held_vblanks(
+        display,
+        frame_ids[presented],
+        [i for i, p in zip(indices, presented.tolist(), strict=True) if p],
+        work_done,
+    )
+    # the updates each presented image shows (a discarded frame's go to the next image)
+    image_updates = _image_updates(updates, presented)
     vblank_err, repeated = _vblank_error_ns(
         display,
         shown_at[visible] - start_ns,
@@ -328,7 +359,8 @@ def _measure(
     digits: list[str] = []
     skipped = 0
     last_index: int | None = None
-    for n, index in zip(updates.tolist(), indices, strict=True):
+    image_indices = [i for i, p in zip(indices, presented.tolist(), strict=True) if p]
+    for n, index in zip(image_updates.tolist(), image_indices, strict=True):
         if index is not None:
             if last_index is not None and index - last_index > 1:
                 gap = index - last_index - 1
@@ -337,7 +369,7 @@ def _measure(
             last_index = index
         digits.append(str(n) if n < 10 else "+")
     vsync_indices = [i for i in indices if i is not None]
-    vsyncs = vsync_indices[-1] - vsync_indices[0] + 1 if vsync_indices else len(frames)
+    vsyncs = vsync_indices[-1] - vsync_indices[0] + 1 if vsync_indices else len(image_indices)
 
     verdict_changes: list[tuple[int, bool | None]] = []
     mode_frames: dict[str, int] = {}
@@ -348,7 +380,7 @@ def _measure(
             verdict = r.vsync
             verdict_changes.append((r.index, r.vsync))
     refresh_at_120 = frames[119].refresh_hz if len(frames) >= 120 else None
-    values, counts = np.unique(updates, return_counts=True)
+    values, counts = np.unique(image_updates, return_counts=True)
 
     end_ns = loop.clock.now_ns()
     system_ns = end_ns - start_ns
@@ -362,8 +394,8 @@ def _measure(
         config=asdict(config),
         updates=counters["updates"],
         vsyncs=vsyncs,
-        double_updates=int(np.count_nonzero(updates >= 2)),
-        zero_update_frames=int(np.count_nonzero(updates == 0)),
+        double_updates=int(np.count_nonzero(image_updates >= 2)),
+        zero_update_frames=int(np.count_nonzero(image_updates == 0)),
         skipped_renders=skipped,
         game_time_s=pacer.game_time_ns / NS_PER_S,
         system_time_s=system_ns / NS_PER_S,
@@ -381,13 +413,14 @@ def _measure(
         frames=loop.frames,
         bend_s=getattr(pacer, "bend_ns", 0) / NS_PER_S,
         refresh_at_120_hz=refresh_at_120,
-        fps=len(frames) / (system_ns / NS_PER_S) if system_ns > 0 else 0.0,
+        fps=len(image_indices) / (system_ns / NS_PER_S) if system_ns > 0 else 0.0,
         held_vblanks=held,
         latency_mean_ms=float(latency.mean()) / NS_PER_MS if latency.size else 0.0,
         latency_p99_ms=float(np.percentile(latency, 99)) / NS_PER_MS if latency.size else 0.0,
         vblank_error_rms_ms=_rms(vblank_err) / NS_PER_MS,
         vblank_error_max_ms=_max_abs(vblank_err) / NS_PER_MS,
         repeated_vblanks=repeated,
+        discarded_frames=int(np.count_nonzero(~presented)),
         verdict_changes=verdict_changes,
         mode_frames=mode_frames,
         digits="".join(digits),
@@ -397,7 +430,7 @@ def _measure(
         if traces
         else [],
         motion_trace=motion_trace,
-        update_trace=updates.tolist() if traces else [],
+        update_trace=image_updates.tolist() if traces else [],
     )
 
 
@@ -405,7 +438,8 @@ def _latency_ns(
     input_ns: np.ndarray, shown_at: np.ndarray, updates: np.ndarray, visible: np.ndarray
 ) -> np.ndarray:
     """Per frame: from the input read in it to the first image on screen showing a tick run
-    since (the first visible image from the first ticking frame on)."""
+    since (the first visible image from the first ticking frame on), in frame order (the last
+    frames, whose input no image shows yet, have none)."""
     ticking = np.flatnonzero(updates > 0)
     first = np.searchsorted(ticking, np.arange(updates.size))
     has = first < ticking.size
@@ -414,6 +448,16 @@ def _latency_ns(
     ok = shown < seen.size
     latency: np.ndarray = (shown_at[seen[shown[ok]]] - input_ns[has][ok]).astype(np.float64)
     return latency
+
+
+def _image_updates(updates: np.ndarray, presented: np.ndarray) -> np.ndarray:
+    """Per presented frame, the updates since the previous presented one (a discarded frame's
+    updates are shown by the next image)."""
+    if presented.all():
+        return updates
+    total = np.cumsum(updates)[presented]
+    result: np.ndarray = np.diff(total, prepend=0)
+    return result
 
 
 def _vblank_error_ns(

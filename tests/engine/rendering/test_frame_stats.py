@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tracemalloc
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -367,3 +368,15 @@ def test_module_is_pure() -> None:
     root = Path(__file__).resolve().parents[3]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_a_discarded_frame_is_no_interval_and_its_ticks_go_to_the_next_image() -> None:
+    stats = FrameStats(8)
+    period = NS_PER_S // 60
+    stats.record(make_report(0, 0, period))
+    late = replace(make_report(1, period, 2 * period - 100), presented=False)
+    stats.record(late)  # rendered, too late for its vblank, never shown
+    stats.record(make_report(2, 2 * period - 100, 3 * period, updates=0))
+    assert stats.frames_recorded == 2 and stats.frames_discarded == 1
+    assert stats.intervals_ms().tolist() == pytest.approx([1000 / 60, 2000 / 60])
+    assert stats.zero_update_frames() == 0  # the next image shows the discarded frame's tick

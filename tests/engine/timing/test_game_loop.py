@@ -7,6 +7,7 @@ from fractions import Fraction
 from engine.timing import (
     FrameLimiter,
     FramePacer,
+    FrameReport,
     GameLoop,
     LimitWhen,
     ManualClock,
@@ -237,3 +238,57 @@ def test_with_vsync_not_requested_every_present_stays_on_the_limiter_grid() -> N
     step = NS_PER_S / 60
     offsets = [(r.present_ns - game[0].present_ns) / step for r in game]
     assert all(abs(x - round(x)) * step < 10_000 for x in offsets)
+
+
+def run_with_one_slow_frame(mode: TimingMode) -> tuple[list[FrameReport], list[int], FramePacer]:
+    """144 Hz vsync, a 2 ms render, and one frame (the 60th) whose render takes 7.5 ms: it
+    misses the next vblank, which a 2 ms frame started at once still makes the one after."""
+    clock = ManualClock(0)
+    period = Fraction(NS_PER_S, 144)
+    flips: list[int] = []
+
+    def present() -> None:
+        k = int(clock.now_ns() / period) + 1
+        flips.append(k)
+        clock.set(int(k * period) + 50_000)
+
+    frames = {"n": 0}
+
+    def render(alpha: float) -> None:
+        frames["n"] += 1
+        clock.advance(7_500_000 if frames["n"] == 60 else 2 * NS_PER_MS)
+
+    pacer = FramePacer(TickRate.from_hz(60), PacerSettings(mode=mode))
+    loop = GameLoop(
+        clock=clock,
+        pacer=pacer,
+        fixed_update=lambda tick: clock.advance(10_000),
+        render=render,
+        present=present,
+        detector=VsyncDetector(nominal_hz=144.0),
+        limiter=FrameLimiter(Fraction(144)),
+        probe_frames=10,
+    )
+    reports = [r for r in (loop.run_frame() for _ in range(110)) if not r.probe]
+    return reports, flips[10:], pacer
+
+
+def test_a_frame_too_late_for_its_vblank_is_discarded_and_the_next_one_shown_on_time() -> None:
+    reports, flips, pacer = run_with_one_slow_frame(TimingMode.AUTO)
+    slow = reports[59]
+    assert [r.index for r in reports if not r.presented] == [59]
+    assert slow.present_ns == slow.ready_ns and len(flips) == len(reports) - 1
+    after = reports[60]
+    # the next frame starts when the slow one is done, and is shown at the vblank the slow
+    # one would have flipped at, rendered for it: one vblank after the slow one's plan
+    assert after.frame_ns == slow.ready_ns
+    assert slow.display_ns is not None and after.display_ns is not None
+    assert abs(after.display_ns - slow.display_ns - NS_PER_S / 144) < 100_000
+    assert flips[59] - flips[58] == 2  # the screen repeated one image: the missed vblank
+    # every tick still runs once: game time follows real time
+    assert abs(pacer.game_time_ns - (reports[-1].frame_ns - reports[0].frame_ns)) < NS_PER_S / 60
+
+
+def test_strict_timing_presents_every_frame_it_renders() -> None:
+    reports, flips, _ = run_with_one_slow_frame(TimingMode.STRICT)
+    assert all(r.presented for r in reports) and len(flips) == len(reports)

@@ -9,9 +9,11 @@ from engine.timing import (
     FrameLimiter,
     PlanKind,
     PlanSettings,
+    PresentPlan,
     PresentPlanner,
     VsyncDetector,
     WorkEstimate,
+    WorkWindow,
 )
 from engine.timing.clock import NS_PER_MS, NS_PER_S
 
@@ -82,6 +84,88 @@ def test_a_frame_that_would_flip_early_is_held_for_its_planned_vblank() -> None:
     hold = plan.issue_ns - (previous.smooth_ns + PERIOD_NS)
     assert PlanSettings().hold_guard_ns <= hold < NS_PER_MS
     assert abs(plan.lead_ns - 2 * PERIOD_NS) < 1  # this cadence is two vblanks per frame
+
+
+def test_work_window_gives_the_predictive_chance_that_the_next_work_fits() -> None:
+    window = WorkWindow(frames=4)
+    for work in (5, 1, 3, 2, 4):  # the oldest (5) leaves: 1, 2, 3, 4 are kept
+        window.add(work)
+    assert len(window) == 4 and window.longest_ns == 4
+    # the next of five exchangeable times is at most the k-th smallest of four with k / 5
+    assert [window.fits(t) for t in (0.5, 1, 2.5, 4, 100)] == [0.0, 0.2, 0.4, 0.8, 0.8]
+
+
+def steady_planner(work_ns: list[int], **settings: object) -> tuple[PresentPlanner, int, int]:
+    """A planner on a 144 Hz grid whose previous image flipped at ``shown``; ``start`` is when
+    the next frame starts, ``work_ns`` the recent work times (repeated to fill the window)."""
+    detector, last = vsync_detector()
+    planner = PresentPlanner(detector, None, PlanSettings(**settings))  # type: ignore[arg-type]
+    for _ in range(64 // len(work_ns)):
+        for work in work_ns:
+            planner.finished(work)
+    previous = detector.observe(last + round(PERIOD_NS), 2 * NS_PER_MS)
+    planner.shown(previous)
+    assert previous.smooth_ns is not None
+    return planner, previous.smooth_ns, last + round(PERIOD_NS)
+
+
+def test_a_frame_aims_for_a_vblank_its_work_fits_more_likely_than_not() -> None:
+    """Work of 4.5-5.5 ms, started 1.6 ms after the previous vblank: the next vblank (6.94 ms on)
+    leaves 5.1 ms after the margins, which fits the work 3 times in 5. Holding for the vblank
+    after would repeat the previous image for sure; aiming repeats it only on a miss (then
+    discarded) and wastes a frame: 0.4 * 2 < 1."""
+    works = [4_500_000, 4_750_000, 5_000_000, 5_250_000, 5_500_000]
+    planner, shown, _ = steady_planner(works)
+    start = shown + 1_600_000
+    plan = planner.plan(start, limiting=False)
+    assert plan.display_ns is not None
+    assert abs(plan.display_ns - (shown + PERIOD_NS)) < 1_000 and plan.issue_ns is None
+    held, shown, _ = steady_planner(works, aim=False)
+    plan = held.plan(shown + 1_600_000, limiting=False)
+    assert plan.display_ns is not None
+    assert abs(plan.display_ns - (shown + 2 * PERIOD_NS)) < 1_000  # held for the one after
+    # started 0.3 ms later, the work fits only 2 times in 5: held
+    planner, shown, _ = steady_planner(works)
+    plan = planner.plan(shown + 1_900_000, limiting=False)
+    assert plan.display_ns is not None and abs(plan.display_ns - (shown + 2 * PERIOD_NS)) < 1_000
+
+
+def test_a_frame_never_aims_where_a_miss_could_not_be_discarded() -> None:
+    """Work of up to 6.5 ms on a 6.94 ms period: a frame that missed the earlier vblank would
+    end so late that the next frame could not make the one after; the miss would be shown a
+    period late, so the frame holds, however likely the work fits."""
+    works = [4_000_000] * 7 + [6_500_000]
+    planner, shown, _ = steady_planner(works)
+    plan = planner.plan(shown + 2_200_000, limiting=False)  # fits 7 times in 9
+    assert plan.display_ns is not None and abs(plan.display_ns - (shown + 2 * PERIOD_NS)) < 1_000
+
+
+def test_a_frame_too_late_for_its_vblank_is_discarded_if_the_next_can_make_the_one_after() -> None:
+    planner, shown, _ = steady_planner([5_000_000])
+    plan = planner.plan(shown + 1_000_000, limiting=False)
+    assert plan.display_ns is not None
+    target = plan.display_ns
+    assert not planner.discard(plan, target - NS_PER_MS)  # in time: presented
+    assert planner.discard(plan, target - 50_000)  # within the margins: counted as missed
+    assert planner.discard(plan, target + NS_PER_MS)  # the next frame (5.2 ms) makes target + P
+    assert not planner.discard(plan, target + 2 * NS_PER_MS)  # it would not: shown late
+    assert not planner.discard(plan, target + 20 * NS_PER_MS)  # a hitch: shown as it is
+    planner, shown, _ = steady_planner([5_000_000], aim=False)
+    plan = planner.plan(shown + 1_000_000, limiting=False)
+    assert plan.display_ns is not None and not planner.discard(plan, plan.display_ns + NS_PER_MS)
+
+
+def test_a_held_frame_released_when_planned_is_never_discarded() -> None:
+    """A present that costs 5.5 ms of its own is held until 5.5 ms and a guard before its
+    vblank; released then, it is on time by its plan, whatever the margins say."""
+    planner, shown, _ = steady_planner([3 * NS_PER_MS])
+    planner.detector.planning_cost_ns = 5_500_000
+    display = round(shown + 2 * PERIOD_NS)
+    # released 5.6 ms before its vblank: with the cost, within the margins of it
+    plan = PresentPlan(PlanKind.VBLANK, display, display - 5_600_000, round(PERIOD_NS), 2)
+    assert not planner.discard(plan, display - 5_600_000 + 20_000)
+    # the same frame unheld, ready then, would count as late (and be discarded)
+    assert planner.discard(plan._replace(issue_ns=None), display - 5_600_000 + 20_000)
 
 
 def test_no_hold_for_a_vblank_the_previous_present_did_not_wait_for() -> None:

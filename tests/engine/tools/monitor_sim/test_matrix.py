@@ -379,25 +379,8 @@ def test_frames_just_in_time_meet_the_latency_goals(matrix: Matrix) -> None:
         assert r.held_vblanks <= 0.005 * r.vsyncs
 
 
-#: Cells where auto's vblank error is above interpolated's (issue 24's goal missed; both
-#: named in engine/tools/monitor_sim/README.md). xfail(strict): the test fails once they pass.
-VBLANK_ERROR_MISSES = {
-    # heavy-tailed wake-ups: auto repeats 56 images, interpolated 50 (0.802 vs 0.759 ms)
-    "120Hz~heavy": "auto repeats a few more images after late wake-ups",
-    # auto runs strict without vsync; a check shifted 1.5 ms plus the copy's +-1 ms jitter
-    # passes strict's 2 ms trust bound, so it renders those frames at raw times (1.05 vs 0.61)
-    "off+present4": "strict renders checks at raw times when the copy jitters",
-}
-
-
 @pytest.mark.parametrize(
-    "cell",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=VBLANK_ERROR_MISSES[c]))
-        if c in VBLANK_ERROR_MISSES
-        else c
-        for c in [c for c, _ in CELLS] + [c for c, _ in JITTER_CELLS] + [c for c, _ in WORLD_CELLS]
-    ],
+    "cell", [c for c, _ in CELLS] + [c for c, _ in JITTER_CELLS] + [c for c, _ in WORLD_CELLS]
 )
 def test_auto_shows_no_more_vblank_error_than_interpolated(matrix: Matrix, cell: str) -> None:
     """The honest figure: what is on screen at every vblank, a repeated image counted."""

@@ -78,8 +78,9 @@ def test_any_display_up_to_240_hz_is_judged_measured_and_smooth(config: SimConfi
 @given(config=displays(max_hz=144.0, max_noise_ms=0.1, present=True, max_queue=1))
 def test_a_present_that_takes_time_does_not_fool_the_detector(config: SimConfig) -> None:
     """Known limits (README), left out of the draws: with vsync, a frame whose render plus
-    present (the copy jitters by a quarter) straddles a whole number of refresh periods flips
-    erratically at one vblank or the next, which the planner does not learn yet; without
+    present (the copy jitters by a quarter) straddles a whole number of refresh periods is
+    planned for the vblank after once a few presents skipped one, but the first of them flip
+    late (19 of 24 such draws met these goals, the others 0.17-0.44 ms of motion error); without
     vsync, a frame too slow to keep the reported rate presents as soon as it is ready, like a
     free-running loop, whose presents look like vsync at the loop's own rate; a queue of 2-3
     frames with a slow present (the returns no longer bracket the flips the cost is learnt
@@ -105,15 +106,20 @@ def test_a_present_that_takes_time_does_not_fool_the_detector(config: SimConfig)
 @pytest.mark.slow
 @settings(max_examples=10, deadline=None, derandomize=True)
 @given(
-    config=displays(max_hz=240.0, max_noise_ms=0.25, present=False, max_queue=1),
+    config=displays(max_hz=240.0, max_noise_ms=0.25, present=False),
     delay=st.booleans(),
 )
 def test_frame_delay_never_costs_smoothness(config: SimConfig, delay: bool) -> None:
-    """Frames just in time: the same verdict and smoothness, never more vblanks repeated.
+    """Frames just in time: the same verdict and smoothness, never more vblanks repeated, with
+    queued frames too (no delay before the work is known: a frame woken for no work missed its
+    vblank, its present found a free place in the queue and returned at once, and the first
+    votes said vsync off).
 
-    Known limit (README), left out: with a queue of 2-3 frames a delayed frame's present finds
-    a free place and returns at once, and the detector then judges vsync off."""
+    Known limit (README), left out as in the test above: a queue of 2-3 frames whose 5 ms
+    render does not fit a refresh period is judged vsync off, delayed or not."""
     from dataclasses import replace
+
+    assume(config.queue_depth == 1 or 5.0 * config.refresh_hz / 1000.0 < 0.9)
 
     off = simulate(config)
     auto = simulate(replace(config, frame_delay="auto" if delay else 2.0))
@@ -122,3 +128,38 @@ def test_frame_delay_never_costs_smoothness(config: SimConfig, delay: bool) -> N
     if config.vsync:
         assert auto.motion_error_rms_ms <= max(0.05, off.motion_error_rms_ms)
         assert auto.repeated_vblanks <= off.repeated_vblanks + 2
+
+
+@pytest.mark.slow
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(
+    refresh_hz=st.floats(90.0, 240.0),
+    noise_ms=st.floats(0.3, 2.0),
+    heavy=st.booleans(),
+    render_ms=st.floats(2.0, 8.0),
+    seed=st.integers(0, 10_000),
+)
+def test_aiming_for_a_vblank_the_work_may_miss_never_costs_more_than_holding(
+    refresh_hz: float, noise_ms: float, heavy: bool, render_ms: float, seed: int
+) -> None:
+    """The planner's choice (aim, and discard a frame that misses; or hold): what is on screen
+    at every vblank is never worse than holding, by more than the run-to-run noise of the
+    simulation (the two runs draw different costs once they differ), and no image is shown a
+    period late for it (the motion error). With the OS reporting the true rate: a near-miss
+    prior at high noise is a detector limit of its own (README)."""
+    from dataclasses import replace
+
+    config = SimConfig(
+        refresh_hz=refresh_hz,
+        reported_hz=refresh_hz,
+        noise_ms=0.25 if heavy else noise_ms,
+        noise_model="heavy" if heavy else "uniform",
+        render_ms=render_ms,
+        phase="random",
+        updates=UPDATES,
+        seed=seed,
+    )
+    aim, hold = simulate(config), simulate(replace(config, aim=False))
+    assert aim.vblank_error_rms_ms <= hold.vblank_error_rms_ms + 0.01
+    assert aim.repeated_vblanks <= hold.repeated_vblanks + 0.005 * hold.vsyncs
+    assert aim.motion_error_rms_ms <= max(0.05, hold.motion_error_rms_ms) + 0.001

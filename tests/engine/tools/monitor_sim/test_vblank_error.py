@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -49,3 +50,28 @@ def test_the_simulator_reports_repeats_that_the_motion_error_cannot_see() -> Non
     r = simulate(SimConfig(refresh_hz=144.0, noise_ms=2.0, phase="random", updates=600, seed=3))
     assert r.repeated_vblanks > 0
     assert r.vblank_error_rms_ms > 10 * r.motion_error_rms_ms
+
+
+def test_aiming_at_a_vblank_the_work_may_miss_repeats_fewer_vblanks_than_holding() -> None:
+    """144 Hz, +-1.5 ms of wake-up noise, a 5.2 ms render: a frame that starts late may or may
+    not make the next vblank. Holding for the one after repeats the previous image every time;
+    aiming (and discarding a frame that misses) repeats it only when the work did not fit, and
+    never shows an image a period late (the motion error stays as it was)."""
+    config = SimConfig(
+        refresh_hz=144.0, noise_ms=1.5, render_ms=5.2, phase="random", updates=900, seed=7
+    )
+    aim, hold = simulate(config), simulate(replace(config, aim=False))
+    assert hold.discarded_frames == 0 < aim.discarded_frames
+    assert aim.repeated_vblanks <= hold.repeated_vblanks / 2
+    assert aim.vblank_error_rms_ms <= 0.75 * hold.vblank_error_rms_ms
+    assert aim.motion_error_rms_ms <= 0.05 and hold.motion_error_rms_ms <= 0.05
+    assert aim.fps > hold.fps
+
+
+def test_strict_never_aims_or_discards() -> None:
+    config = SimConfig(
+        policy="strict", refresh_hz=144.0, noise_ms=1.5, render_ms=5.2, phase="random", updates=300
+    )
+    r = simulate(config)
+    assert r.discarded_frames == 0
+    assert r.repeated_vblanks == simulate(replace(config, aim=False)).repeated_vblanks
