@@ -29,23 +29,27 @@ How it searches (best first, no window, no drawing):
   player's position plus half a tile per second of game time taken: it heads for the exit
   through the level's corridors, round walls and up shafts, and of two ways to the same
   distance it prefers the quicker.
-* **Queues taken in turn** (:data:`QUEUES`). A distance alone leads into dead ends: under a
-  wall too high to jump, where the way is to push a crate to it first and jump from the
-  crate, or below a gap a moving platform will carry the player through if it waits. So
-  every state found goes into up to three priority queues, and the search expands the best
-  state of each in turn (a state once, whichever queue reaches it first): a *greedy* queue
-  of every state (the priority above, plus a little for each state already queued in the
-  same tile, so it spreads out), and two *novelty* queues (the idea of width-based
-  planning, Lipovetzky and Geffner's IW and best-first width search) that take only states
-  that show something no state before them did: the player in a tile it had not been in
-  (standing or in the air), a body near the player (a crate, a platform, a swing) somewhere
-  it had not been or in a tile while the player was in a tile they had not been in together;
-  the second also takes a body in a new place (to a quarter tile) while the player is in its
-  tile. Pushing a crate along, riding a platform, standing on a crate pushed to a wall: each
-  shows something new, so they are searched however bad their distance looks, while trying
-  every speed in the same places is not. The budget is never split between fixed phases:
-  a level the distance leads straight through is solved by the greedy queue about as fast as
-  by it alone, one that needs a detour by the novelty queues.
+* **Queues taken in turn, searches side by side** (:data:`PORTFOLIO`). A distance alone
+  leads into dead ends: under a wall too high to jump, where the way is to push a crate to it
+  first and jump from the crate, or below a gap a moving platform will carry the player
+  through at the right moment. So a search puts every state it finds into several priority
+  queues and expands the best state of each in turn (a state once, whichever queue reaches
+  it first): a *greedy* queue of every state (the priority above, plus a little for each
+  state already queued in the same tile, so it spreads out), and *novelty* queues (the idea
+  of width-based planning, Lipovetzky and Geffner's IW and best-first width search) that
+  take only states showing something no state before them did: the player in a tile it had
+  not been in (standing or in the air), a body near the player (a crate, a platform, a
+  swing) somewhere it had not been or in a tile while the player was in a tile they had not
+  shared; then also a body near the player in a new quarter tile relative to the player's
+  tile; then also any body anywhere, coarsely (:data:`FAR_STEP_TILES`), relative to the
+  player's tile (a platform that is low when the player gets to it). Pushing a crate along,
+  riding a platform, standing on a crate pushed to a wall, arriving as the platform comes:
+  each shows something new and is searched however bad its distance looks, while trying
+  every speed in the same places is not. Two such searches with different queues run side
+  by side, one expansion each in turn, sharing only the world and the budget: which order
+  finds a level's way first depends on the level and the tuning, and two searches that go
+  wrong in different places rarely both do (a portfolio: a level costs at most about twice
+  what the better search alone needs). No budget is split between fixed phases.
 * **Pruning.** A macro in which the player is hurt ends that branch. States are told apart
   by the player's position (a quarter tile), velocity (coarsely), whether it stands on
   something (the world's optional ``player_grounded``, else a vertical velocity of exactly 0),
@@ -77,7 +81,7 @@ import itertools
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -97,7 +101,7 @@ __all__ = [
     "DEFAULT_BUDGET_S",
     "KEPT_STATES",
     "MACRO_S",
-    "QUEUES",
+    "PORTFOLIO",
     "LayoutMap",
     "Queue",
     "SolvableWorld",
@@ -115,7 +119,8 @@ MACRO_S = 0.1
 """How long one macro-action holds its keys, seconds (rounded to whole ticks, at least one)."""
 
 KEPT_STATES = 4000
-"""How many captured states the search keeps (older ones are rebuilt from an ancestor)."""
+"""How many captured states a solve keeps, shared out among the portfolio's searches (older
+ones are rebuilt from an ancestor): about 30 to 50 KiB each on the bundled levels."""
 
 POSITION_STEP_TILES = 0.25
 """States whose player is within this much (and moves alike) count as the same state."""
@@ -130,7 +135,7 @@ most (a jump goes further, but rising is near the take-off)."""
 
 @dataclass(frozen=True, slots=True)
 class Queue:
-    """One of the search's priority queues (see :data:`QUEUES`).
+    """One of a search's priority queues (see :data:`PORTFOLIO`).
 
     Attributes:
         crowding: Each state already queued in a tile makes the next one there weigh this
@@ -140,8 +145,10 @@ class Queue:
             state before them did (the player in a tile it had not been in, standing or not;
             a body near the player somewhere no body had been, to a quarter tile; or in a tile
             while the player is in a tile they had not been in together); 2: those and
-            states that show a body near the player somewhere (to a quarter tile) it had
-            not been while the player was in its tile (standing or not).
+            states that show a body near the player somewhere (to a quarter tile) where it
+            had not been while the player was in its tile (standing or not); 3: those and
+            states that show any body, near or far, somewhere (to :data:`FAR_STEP_TILES`)
+            it had not been while the player was in its tile.
         turns: How many nodes it expands in a row when its turn comes.
     """
 
@@ -150,13 +157,27 @@ class Queue:
     turns: int = 1
 
 
-QUEUES: tuple[Queue, ...] = (Queue(crowding=0.25), Queue(novelty=1), Queue(novelty=2))
-"""The search's queues, taken in turn: every state found goes into each queue that takes it,
-and is expanded once, by whichever queue reaches it first."""
+PORTFOLIO: tuple[tuple[Queue, ...], ...] = (
+    (Queue(crowding=0.25), Queue(novelty=1), Queue(novelty=2)),
+    (Queue(crowding=0.25), Queue(novelty=1), Queue(novelty=2), Queue(novelty=3)),
+)
+"""The searches run side by side, one expansion each in turn, each with its queues (taken in
+turn: every state a search finds goes into each of its queues that takes it, and is expanded
+once, by whichever queue reaches it first). The searches share nothing but the world and the
+budget: which one finds the way first depends on the level and the tuning in ways no single
+search order gets right for all, and two searches that go wrong in different places rarely
+both go wrong (a portfolio: the budget a level needs is at most twice the better one's)."""
 
 NEAR_TILES = 5.0
 """Bodies this near the player (platforms, crates, a swing) are part of what tells states
 apart: waiting for a platform to come is a new state, waiting in an empty room is not."""
+
+FAR_STEP_TILES = 4.0
+"""For the third novelty queue, where every body is (near the player or not) counts to this
+many tiles: the player in a tile while a platform, an enemy or a crate anywhere is in a part
+of the level it had not been in with the player there is new. A platform that comes round
+while the player waits somewhere safe, or that is low when the player gets to it, shows
+something new, and a way that needs the right moment is searched."""
 
 SECONDS_PER_TILE = 2.0
 """The priority's exchange rate: this much game time weighs as much as one tile nearer."""
@@ -470,7 +491,7 @@ def solve(
     clock: Callable[[], float] = time.perf_counter,
     held: int = 0,
     max_ticks: int | None = None,
-    queues: Sequence[Queue] | None = None,
+    portfolio: Sequence[Sequence[Queue]] | None = None,
 ) -> SolveResult:
     """Search ``world`` from the state it is in (freshly loaded: tick 0) for a way to the exit.
 
@@ -487,7 +508,8 @@ def solve(
             the next tick's pressed and released edges follow from them).
         max_ticks: Give up after simulating this many ticks (a budget that does not depend
             on the machine's speed or load: the same search every time).
-        queues: The search's queues, taken in turn (default :data:`QUEUES`).
+        portfolio: The searches run side by side, each its queues (default
+            :data:`PORTFOLIO`).
 
     The result's inputs start at the world's tick then (``world.ticks``).
 
@@ -508,9 +530,9 @@ def solve(
     macros = macros_for(actions)
     if not macros:
         raise Unsolvable("the game has none of the actions left, right, up, down, jump")
-    plan = tuple(queues) if queues is not None else QUEUES
-    if not plan:
-        raise ValueError("the search needs at least one queue")
+    searches = tuple(tuple(plan) for plan in (portfolio if portfolio is not None else PORTFOLIO))
+    if not searches or not all(searches):
+        raise ValueError("the portfolio needs at least one search, each at least one queue")
     macro_ticks = max(1, round(MACRO_S / step_s))
     masks = [actions.mask(macro.held) for macro in macros]
     bases = _bases(macros)
@@ -564,174 +586,200 @@ def solve(
             bodies,
         )
 
-    atoms: set[tuple[int, ...]] = set()
-
-    def novelty(cell: tuple[int, int], standing: bool, rows: np.ndarray, xy: np.ndarray) -> int:
-        """How new a state is (see :class:`Queue`): 1 if it shows something no state before
-        it did (the player in a tile, standing or not; a body near the player somewhere, to
-        :data:`POSITION_STEP_TILES`; or in a tile while the player is in its tile), 2 if only
-        a body near the player somewhere while the player is in its tile, else 3. Records
-        what it shows."""
-        found = 3
-        mine = (-1, *cell, int(standing))
-        if mine not in atoms:
-            atoms.add(mine)
-            found = 1
-        row, column = cell
-        cells = np.floor(xy / tile).astype(np.int64).tolist()
-        fine = np.floor(xy / quantum).astype(np.int64).tolist()
-        for index, (bx, by), (fx, fy) in zip(rows.tolist(), cells, fine, strict=True):
-            for atom in ((index, bx, by, row, column), (index, fx, fy)):
-                if atom not in atoms:
-                    atoms.add(atom)
-                    found = 1
-            pair = (index, fx, fy, row, column, int(standing))
-            if pair not in atoms:
-                atoms.add(pair)
-                found = min(found, 2)
-        return found
-
-    root = _Node(next(counter), None, (), world.ticks, held, world.player_feet_px, 0.0)
-    root.distance = layout.distance_at(root.feet_px)
-    states: OrderedDict[int, Savestate] = OrderedDict()
-    states[root.id] = root_state
-    best = root
     no_rows = np.zeros(0, dtype=np.int64)
     no_xy = np.zeros((0, 2))
-    root_rows, root_xy = near_bodies(root.feet_px) if has_bodies else (no_rows, no_xy)
+    start_feet = world.player_feet_px
+    root_rows, root_xy = near_bodies(start_feet) if has_bodies else (no_rows, no_xy)
     root_standing = grounded(world.player_velocity_px_s)
-    seen: set[tuple[object, ...]] = {
-        key(root.feet_px, world.player_velocity_px_s, 0, root_standing, cells_of(root_xy))
-    }
-    novelty(
-        layout.cell(root.feet_px[0], root.feet_px[1] + tile / 2),
-        root_standing,
-        root_rows,
-        root_xy,
-    )
-    frontiers: list[list[tuple[float, int, _Node]]] = [[] for _ in plan]
-    for frontier in frontiers:
-        frontier.append((root.distance, root.id, root))
-    turns = [index for index, queue in enumerate(plan) for _ in range(queue.turns)]
-    turn = 0
-    queued: dict[tuple[int, int], int] = {}  # states queued per tile
-    climb_tiles = 0.0  # the highest the player got above the ground it left
-    ground_y: dict[int, float] = {root.id: root.feet_px[1]}
+    root_key = key(start_feet, world.player_velocity_px_s, 0, root_standing, cells_of(root_xy))
+    root_cell = layout.cell(start_feet[0], start_feet[1] + tile / 2)
+    roots = [_Node(next(counter), None, (), world.ticks, held, start_feet, 0.0) for _ in searches]
+    for root in roots:  # one each: a node is expanded once per search
+        root.distance = layout.distance_at(start_feet)
+    kept_states = max(1, KEPT_STATES // len(searches))
+
+    def search(plan: tuple[Queue, ...], track: _Track) -> Iterator[None]:
+        """One search (its own queues, states seen and kept): yields before each
+        expansion, ends when it has found the exit (``track.solution``) or run out."""
+        root = track.best
+        atoms: set[tuple[int, ...]] = set()
+
+        far_px = FAR_STEP_TILES * tile
+
+        def novelty(cell: tuple[int, int], standing: bool, rows: np.ndarray, xy: np.ndarray) -> int:
+            """How new a state is (see :class:`Queue`): 1 if it shows something no state before
+            it did (the player in a tile, standing or not; a body near the player somewhere, to
+            :data:`POSITION_STEP_TILES`; or in a tile while the player is in its tile), 2 if only
+            a body near the player somewhere while the player is in its tile, 3 if only any
+            body somewhere (to :data:`FAR_STEP_TILES`) while the player is in its tile, else 4.
+            Records what it shows."""
+            found = 4
+            mine = (-1, *cell, int(standing))
+            if mine not in atoms:
+                atoms.add(mine)
+                found = 1
+            row, column = cell
+            cells = np.floor(xy / tile).astype(np.int64).tolist()
+            fine = np.floor(xy / quantum).astype(np.int64).tolist()
+            for index, (bx, by), (fx, fy) in zip(rows.tolist(), cells, fine, strict=True):
+                for atom in ((index, bx, by, row, column), (index, fx, fy)):
+                    if atom not in atoms:
+                        atoms.add(atom)
+                        found = 1
+                pair = (index, fx, fy, row, column, int(standing))
+                if pair not in atoms:
+                    atoms.add(pair)
+                    found = min(found, 2)
+            if found == 4 and has_bodies:  # every body, near or far, to FAR_STEP_TILES
+                coarse = np.floor(physics.current[:, :2] / far_px).astype(np.int64).tolist()
+                for index, (bx, by) in enumerate(coarse):
+                    seen_with = (-2, index, bx, by, row, column, int(standing))
+                    if seen_with not in atoms:
+                        atoms.add(seen_with)
+                        found = 3
+            return found
+
+        states: OrderedDict[int, Savestate] = OrderedDict()
+        states[root.id] = root_state
+        seen: set[tuple[object, ...]] = {root_key}
+        novelty(root_cell, root_standing, root_rows, root_xy)
+        frontiers: list[list[tuple[float, int, _Node]]] = [[] for _ in plan]
+        for frontier in frontiers:
+            frontier.append((root.distance, root.id, root))
+        turns = [index for index, queue in enumerate(plan) for _ in range(queue.turns)]
+        turn = 0
+        queued: dict[tuple[int, int], int] = {}  # states queued per tile
+        ground_y: dict[int, float] = {root.id: root.feet_px[1]}
+
+        def state_of(node: _Node) -> Savestate:
+            """Put the world in ``node``'s state (restored, or rebuilt from an ancestor)."""
+            kept = states.get(node.id)
+            if kept is not None:
+                states.move_to_end(node.id)
+                world.restore(kept)
+                return kept
+            chain = []
+            ancestor: _Node | None = node
+            while ancestor is not None and ancestor.id not in states:
+                chain.append(ancestor)
+                ancestor = ancestor.parent
+            world.restore(root_state if ancestor is None else states[ancestor.id])
+            for step in reversed(chain):
+                for snapshot in step.inputs:
+                    world.tick(snapshot)
+                    result.simulated_ticks += 1
+            state = world.capture()
+            states[node.id] = state
+            if len(states) > kept_states:
+                oldest = next(iter(states))
+                if oldest == root.id:
+                    states.move_to_end(root.id)
+                states.popitem(last=False)
+            return state
+
+        def next_node() -> _Node | None:
+            """The next node to expand: from the queue whose turn it is (or the next that has
+            one), skipping nodes another queue has expanded already."""
+            nonlocal turn
+            for _ in range(len(turns)):
+                frontier = frontiers[turns[turn]]
+                turn = (turn + 1) % len(turns)
+                while frontier:
+                    _, _, node = heapq.heappop(frontier)
+                    if not node.expanded:
+                        node.expanded = True
+                        return node
+            return None
+
+        while True:
+            yield
+            node = next_node()
+            if node is None:
+                track.exhausted = True
+                return
+            saved = state_of(node)
+            first_hashes: dict[int, str] = {}  # macro -> the state hash after its first tick
+            for index, held in enumerate(masks):
+                if index:
+                    world.restore(saved)
+                previous = node.held
+                inputs = []
+                hurt = same = False
+                for tick in range(macro_ticks):
+                    snapshot = _snapshot(actions, previous, held)
+                    previous = held
+                    world.tick(snapshot)
+                    result.simulated_ticks += 1
+                    inputs.append(snapshot)
+                    if world.completed:
+                        break
+                    if world.player_hurt:
+                        hurt = True
+                        break
+                    if tick == 0 and index in hashed:
+                        first_hashes[index] = world.state_hash()
+                        plain = bases[index]
+                        if plain is not None and first_hashes.get(plain) == first_hashes[index]:
+                            same = True
+                            break
+                if hurt or same:
+                    continue
+                feet = world.player_feet_px
+                child = _Node(next(counter), node, tuple(inputs), world.ticks, held, feet, 0.0)
+                child.distance = layout.distance_at(feet)
+                if world.completed:
+                    track.solution = child
+                    return
+                velocity = world.player_velocity_px_s
+                standing = grounded(velocity)
+                rows, xy = near_bodies(feet) if has_bodies else (no_rows, no_xy)
+                state_key = key(feet, velocity, held, standing, cells_of(xy))
+                if state_key in seen:
+                    continue
+                seen.add(state_key)
+                cell = layout.cell(feet[0], feet[1] + tile / 2)
+                result.reached.add(cell)
+                new = novelty(cell, standing, rows, xy)
+                base = feet[1] if abs(velocity[1]) < 1e-6 else ground_y.get(node.id, feet[1])
+                ground_y[child.id] = base
+                track.climb_tiles = max(track.climb_tiles, (feet[1] - base) / tile)
+                best = track.best
+                if child.distance < best.distance or (
+                    child.distance == best.distance and child.ticks < best.ticks
+                ):
+                    track.best = child
+                if not np.isfinite(child.distance):
+                    continue
+                crowd = queued.get(cell, 0)
+                queued[cell] = crowd + 1
+                late = child.ticks * step_s / SECONDS_PER_TILE
+                for queue, frontier in zip(plan, frontiers, strict=True):
+                    if queue.novelty and new > queue.novelty:
+                        continue
+                    priority = child.distance + late + queue.crowding * crowd
+                    heapq.heappush(frontier, (priority, child.id, child))
+
+    tracks = [_Track(root) for root in roots]
+    running = [search(plan, track) for plan, track in zip(searches, tracks, strict=True)]
     next_report = started + 0.25
-
-    def state_of(node: _Node) -> Savestate:
-        """Put the world in ``node``'s state (restored, or rebuilt from an ancestor)."""
-        kept = states.get(node.id)
-        if kept is not None:
-            states.move_to_end(node.id)
-            world.restore(kept)
-            return kept
-        chain = []
-        ancestor: _Node | None = node
-        while ancestor is not None and ancestor.id not in states:
-            chain.append(ancestor)
-            ancestor = ancestor.parent
-        world.restore(root_state if ancestor is None else states[ancestor.id])
-        for step in reversed(chain):
-            for snapshot in step.inputs:
-                world.tick(snapshot)
-                result.simulated_ticks += 1
-        state = world.capture()
-        states[node.id] = state
-        if len(states) > KEPT_STATES:
-            oldest = next(iter(states))
-            if oldest == root.id:
-                states.move_to_end(root.id)
-            states.popitem(last=False)
-        return state
-
-    def next_node() -> _Node | None:
-        """The next node to expand: from the queue whose turn it is (or the next that has
-        one), skipping nodes another queue has expanded already."""
-        nonlocal turn
-        for _ in range(len(turns)):
-            frontier = frontiers[turns[turn]]
-            turn = (turn + 1) % len(turns)
-            while frontier:
-                _, _, node = heapq.heappop(frontier)
-                if not node.expanded:
-                    node.expanded = True
-                    return node
-        return None
-
     solution: _Node | None = None
-    while solution is None:
+    while solution is None and running:
         now = clock()
         if now - started > budget_s or 0 <= tick_limit <= result.simulated_ticks:
             break
         if progress is not None and now >= next_report:
             next_report = now + 0.25
-            _fill_furthest(result, best, layout, climb_tiles)
+            _fill_furthest(result, _best(tracks), layout, _climb(tracks))
             result.seconds = now - started
             progress(result, budget_s - (now - started))
-        node = next_node()
-        if node is None:
-            break
-        saved = state_of(node)
-        first_hashes: dict[int, str] = {}  # macro -> the state hash after its first tick
-        for index, held in enumerate(masks):
-            if index:
-                world.restore(saved)
-            previous = node.held
-            inputs = []
-            hurt = same = False
-            for tick in range(macro_ticks):
-                snapshot = _snapshot(actions, previous, held)
-                previous = held
-                world.tick(snapshot)
-                result.simulated_ticks += 1
-                inputs.append(snapshot)
-                if world.completed:
-                    break
-                if world.player_hurt:
-                    hurt = True
-                    break
-                if tick == 0 and index in hashed:
-                    first_hashes[index] = world.state_hash()
-                    plain = bases[index]
-                    if plain is not None and first_hashes.get(plain) == first_hashes[index]:
-                        same = True
-                        break
-            if hurt or same:
-                continue
-            feet = world.player_feet_px
-            child = _Node(next(counter), node, tuple(inputs), world.ticks, held, feet, 0.0)
-            child.distance = layout.distance_at(feet)
-            if world.completed:
-                solution = child
+        for run, track in list(zip(running, tracks, strict=False)):
+            try:
+                next(run)
+            except StopIteration:
+                running.remove(run)
+            if track.solution is not None:
+                solution = track.solution
                 break
-            velocity = world.player_velocity_px_s
-            standing = grounded(velocity)
-            rows, xy = near_bodies(feet) if has_bodies else (no_rows, no_xy)
-            state_key = key(feet, velocity, held, standing, cells_of(xy))
-            if state_key in seen:
-                continue
-            seen.add(state_key)
-            cell = layout.cell(feet[0], feet[1] + tile / 2)
-            result.reached.add(cell)
-            new = novelty(cell, standing, rows, xy)
-            base = feet[1] if abs(velocity[1]) < 1e-6 else ground_y.get(node.id, feet[1])
-            ground_y[child.id] = base
-            climb_tiles = max(climb_tiles, (feet[1] - base) / tile)
-            if child.distance < best.distance or (
-                child.distance == best.distance and child.ticks < best.ticks
-            ):
-                best = child
-            if not np.isfinite(child.distance):
-                continue
-            crowd = queued.get(cell, 0)
-            queued[cell] = crowd + 1
-            late = child.ticks * step_s / SECONDS_PER_TILE
-            for queue, frontier in zip(plan, frontiers, strict=True):
-                if queue.novelty and new > queue.novelty:
-                    continue
-                priority = child.distance + late + queue.crowding * crowd
-                heapq.heappush(frontier, (priority, child.id, child))
     result.seconds = clock() - started
     if solution is not None:
         result.solved = True
@@ -743,10 +791,29 @@ def solve(
         row, column = layout.cell(solution.feet_px[0], solution.feet_px[1] + tile / 2)
         result.furthest = (column, layout.tiled_row(row))
         return result
-    _fill_furthest(result, best, layout, climb_tiles)
-    if not any(frontiers) and result.stopped_by is None:
+    _fill_furthest(result, _best(tracks), layout, _climb(tracks))
+    if all(track.exhausted for track in tracks) and result.stopped_by is None:
         result.stopped_by = "every reachable state was searched (the exit cannot be reached)"
     return result
+
+
+@dataclass(slots=True, eq=False)
+class _Track:
+    """What one search of a portfolio found so far."""
+
+    best: _Node
+    climb_tiles: float = 0.0
+    solution: _Node | None = None
+    exhausted: bool = False
+
+
+def _best(tracks: Sequence[_Track]) -> _Node:
+    """The node nearest the exit any search reached (of two as near, the earlier)."""
+    return min((track.best for track in tracks), key=lambda node: (node.distance, node.ticks))
+
+
+def _climb(tracks: Sequence[_Track]) -> float:
+    return max(track.climb_tiles for track in tracks)
 
 
 def _bases(macros: Sequence[Macro]) -> list[int | None]:

@@ -97,6 +97,18 @@ def test_a_wall_higher_than_any_jump_is_not_beatable_and_named(tmp_path: Path) -
     assert result.stopped_by is not None and "column 23" in result.stopped_by
 
 
+def test_a_tick_budget_gives_the_same_search_every_time(tmp_path: Path) -> None:
+    level = course(tmp_path, WALLED)  # unbeatable: the search runs to its budget
+    step_s = GAME.default_settings().tick_rate.step_s
+    found = []
+    for _ in range(2):
+        world = GAME.load_world(level, GAME.default_settings())
+        result = solve(world, world.level, ACTIONS, step_s, budget_s=600.0, max_ticks=1_000)
+        found.append((result.simulated_ticks, result.furthest, sorted(result.reached)))
+    assert found[0] == found[1]
+    assert 1_000 <= found[0][0] < 1_100  # stops at the first expansion past the budget
+
+
 def test_a_ladder_up_a_wall_too_high_to_jump_is_climbed(tmp_path: Path) -> None:
     # climbing is a macro cut short wherever holding up changes nothing: not at a ladder
     rows = ["#" + " " * 16 + "#"] * 2 + ["#" + " " * 9 + "#" * 8] * 6 + ["#" * 18] * 2
