@@ -41,6 +41,17 @@ def test_importing_the_package_elsewhere_changes_nothing() -> None:
     assert signal.getsignal(signal.SIGINT) is before
 
 
+def _like_a_terminal() -> None:
+    """In the child before it runs: Ctrl+C does what it does in a terminal.
+
+    A command started in the background by a shell without job control (``cmd &`` in a
+    script, as CI runners may start the suite) inherits SIGINT *ignored*, and Python then
+    leaves it ignored, rightly: nobody can press Ctrl+C at it. A player's terminal never does
+    that, so the child gets the default action back before Python starts.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_game(
     delay_s: float, frames: int = 400, signum: int = signal.SIGINT
 ) -> subprocess.CompletedProcess[str]:
@@ -55,6 +66,7 @@ def _interrupt_game(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_like_a_terminal if os.name != "nt" else None,
     )
     assert process.stderr is not None
     seen: list[str] = []
@@ -89,6 +101,7 @@ def test_ctrl_c_while_a_console_script_is_importing_is_one_line() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_like_a_terminal if os.name != "nt" else None,
     )
     assert process.stderr is not None
     for line in process.stderr:
