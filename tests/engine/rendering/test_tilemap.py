@@ -102,3 +102,67 @@ def test_the_camera_is_used_once_per_distinct_position_and_left_on_the_view(
     camera.uses.clear()
     with_foreground.draw(camera, view_px, foreground=True)
     assert camera.uses == [view_px]
+
+
+def test_every_bundled_tile_sits_on_its_cell_corner_taller_art_reaching_up(
+    gl_window: Any,
+) -> None:
+    """Tiled draws a tile's image from its cell's bottom-left corner, moved by the layer's
+    offset: every sprite of every bundled level, at the game's tile size, sits exactly there."""
+    from engine.levels.merge import mask_gid
+    from engine.levels.model import TileLayer
+    from tests.engine.app.sample_game import GAME, LEVELS_DIR
+
+    settings = GAME.default_settings()
+    checked = 0
+    for path in sorted(LEVELS_DIR.glob("level*.json")):
+        level = GAME.load_world(path, settings).level
+        view = TileMapView(level, 1 / 60)
+        tile = level.tile_size_px
+        layers = [
+            layer
+            for layer in level.layers
+            if isinstance(layer, TileLayer) and layer.visible and layer.opacity > 0
+        ]
+        views = [v for v in view.layers if v.name in {layer.name for layer in layers}]
+        for layer, drawn in zip(layers, views, strict=True):
+            cells = [i for i, gid in enumerate(layer.cells) if mask_gid(gid)]
+            assert len(drawn.sprites) == len(cells)
+            for index, sprite in zip(cells, drawn.sprites, strict=True):
+                row, column = divmod(index, layer.width_tiles)
+                assert sprite.left == pytest.approx(column * tile + layer.offset_px[0])
+                assert sprite.bottom == pytest.approx(
+                    level.height_px - (row + 1) * tile + layer.offset_px[1]
+                )
+                checked += 1
+    assert checked > 1000
+
+
+def test_art_taller_than_its_cell_reaches_up_from_the_cell(gl_window: Any, tmp_path: Path) -> None:
+    """A 16 x 32 tile on a map of 16 px cells stands on its cell and covers the one above."""
+    shutil.copy(DATA / "tiles.png", tmp_path / "tiles.png")
+    data = json.loads((DATA / "small.json").read_text())
+    data["tilesets"].append(
+        {
+            "columns": 2,
+            "firstgid": 5,
+            "image": "tiles.png",
+            "imageheight": 32,
+            "imagewidth": 32,
+            "margin": 0,
+            "name": "tall",
+            "spacing": 0,
+            "tilecount": 2,
+            "tileheight": 32,
+            "tilewidth": 16,
+        }
+    )
+    decoration = next(layer for layer in data["layers"] if layer["name"] == "decoration")
+    decoration["data"] = [0] * 24
+    decoration["data"][2 * 6 + 4] = 5  # row 2 (from the top), column 4
+    (tmp_path / "tall.json").write_text(json.dumps(data))
+    level = load_level(tmp_path / "tall.json")
+    drawn = next(layer for layer in TileMapView(level, 1 / 60).layers if layer.name == "decoration")
+    (sprite,) = list(drawn.sprites)
+    assert (sprite.width, sprite.height) == (16, 32)
+    assert (sprite.left, sprite.bottom) == (4 * 16, 64 - 3 * 16)  # the cell's bottom-left
