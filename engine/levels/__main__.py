@@ -14,6 +14,7 @@ one per line, prefixed ``warning:``. Names and paths are printed escaped and sho
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
 from collections import Counter
@@ -87,6 +88,21 @@ def load_conventions(spec: str) -> MapConventions:
     return _named("--conventions", spec, "CONVENTIONS", MapConventions)
 
 
+def specs_from_flags(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[KindRegistry, MapConventions]:
+    """The registry and conventions ``--kinds`` and ``--conventions`` name (defaults: the
+    engine's kinds, the generic names); a bad spec is the parser's one-line error (exit 2)."""
+    try:
+        kinds = load_kinds(args.kinds) if args.kinds else KindRegistry()
+        conventions = (
+            load_conventions(args.conventions) if args.conventions else GENERIC_CONVENTIONS
+        )
+    except ValueError as exc:
+        parser.error(str(exc))
+    return kinds, conventions
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Check levels, one line each.
 
@@ -119,13 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="Tiled map files")
     args = parser.parse_args(argv)
-    try:
-        kinds = load_kinds(args.kinds) if args.kinds else KindRegistry()
-        conventions = (
-            load_conventions(args.conventions) if args.conventions else GENERIC_CONVENTIONS
-        )
-    except ValueError as exc:
-        parser.error(str(exc))
+    kinds, conventions = specs_from_flags(parser, args)
     status = 0
     for file in args.files:
         try:

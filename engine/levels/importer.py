@@ -368,7 +368,7 @@ def import_map(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m engine.levels import SRC --out FILE [--kinds M] [--conventions M]``."""
-    from engine.levels.__main__ import load_conventions, load_kinds, summary_line
+    from engine.levels.__main__ import specs_from_flags, summary_line
     from engine.runtime.launch import OneLineParser
 
     parser: argparse.ArgumentParser = OneLineParser(
@@ -380,13 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--kinds", metavar="MODULE[:NAME]", default=None)
     parser.add_argument("--conventions", metavar="MODULE[:NAME]", default=None)
     args = parser.parse_args(argv)
-    try:
-        kinds = load_kinds(args.kinds) if args.kinds else KindRegistry()
-        conventions = (
-            load_conventions(args.conventions) if args.conventions else GENERIC_CONVENTIONS
-        )
-    except ValueError as exc:
-        parser.error(str(exc))
+    kinds, conventions = specs_from_flags(parser, args)
     out = Path(args.out)
     if out.suffix != ".json":
         parser.error(f"--out {escaped(args.out)}: the new map must be a .json file")
