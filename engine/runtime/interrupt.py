@@ -37,7 +37,7 @@ import contextlib  # (imports kept to what the interpreter has loaded anyway: th
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -90,14 +90,41 @@ _installed_in_pid: int | None = None
 """The process that installed the handler; forked workers (a process pool) inherit it."""
 
 
+class _Interrupted(SystemExit):
+    """The ``SystemExit`` the handler raises (told apart from any other by its class)."""
+
+
 def _interrupted(signum: int, frame: FrameType | None) -> None:
     if os.getpid() != _installed_in_pid:  # a forked worker: Ctrl+C reaches the whole group,
-        raise SystemExit(128 + signum)  # and only the command itself says so, once
+        raise _Interrupted(128 + signum)  # and only the command itself says so, once
     found = command_module()
     command = found[0] if found is not None else "python"
     with contextlib.suppress(OSError, ValueError, RuntimeError):  # stderr closed or busy
         print(f"{command}: interrupted", file=sys.stderr, flush=True)
-    raise SystemExit(128 + signum)
+    raise _Interrupted(128 + signum)
+
+
+def _exit_if_swallowed(unraisable: Any) -> None:
+    """``sys.unraisablehook``: finish an exit the interpreter could not raise.
+
+    Python runs a signal handler between any two bytecodes of the main thread, and that can be
+    inside code whose exceptions it ignores: a weakref callback (importlib's module locks use
+    them while importing), a ``__del__``. There the handler's ``SystemExit`` is printed as
+    "Exception ignored in ..." with a traceback, and the command runs on as if Ctrl+C had not
+    been pressed. This hook, for our own exit only, ends the process with its status at once
+    (nothing else is printed; the one line was written already); any other unraisable error
+    goes to the hook that was there before.
+    """
+    value = getattr(unraisable, "exc_value", None)
+    if isinstance(value, _Interrupted):
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(value.code if isinstance(value.code, int) else 1)
+    _previous_unraisablehook(unraisable)
+
+
+_previous_unraisablehook = sys.unraisablehook
 
 
 def exit_quietly_on_interrupt(package: str) -> bool:
@@ -123,4 +150,5 @@ def exit_quietly_on_interrupt(package: str) -> bool:
     except ValueError:  # not the main thread: Python only lets the main thread set handlers
         return False
     _installed_in_pid = os.getpid()
+    sys.unraisablehook = _exit_if_swallowed
     return True

@@ -126,3 +126,23 @@ def test_signals_at_random_moments_never_print_a_traceback() -> None:
         assert done.returncode in (0, 128 + signum, -signum), (delay_s, done.returncode)
         if done.returncode != 0:
             assert len(done.stderr.splitlines()) <= 1, done.stderr
+
+
+def test_an_exit_swallowed_where_python_ignores_exceptions_still_ends_the_command() -> None:
+    """Ctrl+C can land inside a weakref callback or ``__del__`` (importlib's module locks use
+    weakref callbacks), where Python prints "Exception ignored" and runs on: the hook ends it."""
+    code = (
+        "import sys\n"
+        "from engine.runtime import interrupt\n"
+        "sys.unraisablehook = interrupt._exit_if_swallowed\n"
+        "class Dying:\n"
+        "    def __del__(self):\n"
+        "        raise interrupt._Interrupted(130)\n"
+        "Dying()\n"
+        "print('ran on')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 130
+    assert "ran on" not in done.stdout and "Traceback" not in done.stderr
