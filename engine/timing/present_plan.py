@@ -299,7 +299,9 @@ class PresentPlanner:
         if previous is None:
             previous = self._last_plan_ns
         guard = max(self.settings.hold_guard_ns, uncertainty)
-        if previous is not None and previous > start_ns + 1.5 * detector.noise_ns + guard:
+        # a present that waits in a swap chain returns the queue's images before its own flips
+        returned = previous if previous is None else previous - detector.queue_offset * period
+        if returned is not None and returned > start_ns + 1.5 * detector.noise_ns + guard:
             # The previous present returned (this frame started) well before the vblank it was
             # placed at: it did not wait for it. Vsync has just been switched off, or the grid is
             # wrong: do not hold this frame for a vblank that means nothing.

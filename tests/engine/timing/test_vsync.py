@@ -163,7 +163,10 @@ def test_verdict_and_refresh_survive_uniform_noise_up_to_2ms(
             loop_presents(refresh_hz, 1200, noise_ns=noise_ns, seed=seed)
         ):
             detector.observe(present, block)
-            if i >= 40:  # a verdict within 40 presents, never changed afterwards
+            # a verdict within 60 presents, never changed afterwards (where the tolerated
+            # noise reaches a quarter period, a grid starts only from PINNED_PRESENTS; the game
+            # loop's start-up probes supply them)
+            if i >= 60:
                 verdicts.add(detector.verdict)
             if i == 150:
                 assert detector.refresh_hz is not None

@@ -383,8 +383,14 @@ def test_frames_just_in_time_meet_the_latency_goals(matrix: Matrix) -> None:
     "cell", [c for c, _ in CELLS] + [c for c, _ in JITTER_CELLS] + [c for c, _ in WORLD_CELLS]
 )
 def test_auto_shows_no_more_vblank_error_than_interpolated(matrix: Matrix, cell: str) -> None:
-    """The honest figure: what is on screen at every vblank, a repeated image counted."""
+    """The honest figure: what is on screen at every vblank, a repeated image counted.
+
+    Within 0.2 %: the uniform noise model draws every random number from one stream, so two
+    policies that run a different number of ticks in one frame (``auto`` runs strict until the
+    first verdict) meet different wake-ups from then on, and with +-2 ms of noise at 165 Hz
+    their errors part by about 0.1 % either way (2.569 against 2.566 ms; the heavy model's
+    wake-ups are keyed by vblank and meet both alike)."""
     for phase in PHASES if "~" not in cell and dict(WORLD_CELLS).get(cell) is None else ("random",):
         auto = matrix["auto", phase, cell].vblank_error_rms_ms
         interpolated = matrix["interpolated", phase, cell].vblank_error_rms_ms
-        assert auto <= interpolated + 0.0005, (phase, auto, interpolated)
+        assert auto <= 1.002 * interpolated + 0.0005, (phase, auto, interpolated)

@@ -75,7 +75,7 @@ def test_any_display_up_to_240_hz_is_judged_measured_and_smooth(config: SimConfi
 
 @pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
-@given(config=displays(max_hz=144.0, max_noise_ms=0.1, present=True, max_queue=1))
+@given(config=displays(max_hz=240.0, max_noise_ms=0.1, present=True, max_queue=1))
 def test_a_present_that_takes_time_does_not_fool_the_detector(config: SimConfig) -> None:
     """Known limits (README), left out of the draws: with vsync, a frame whose render plus
     present (the copy jitters by a quarter) straddles a whole number of refresh periods is
@@ -92,7 +92,10 @@ def test_a_present_that_takes_time_does_not_fool_the_detector(config: SimConfig)
     reported = config.reported_hz
     target_hz = float(round(config.refresh_hz)) if reported is None else reported or 60.0
     if config.vsync:
-        assume(shortest // period_ms == longest // period_ms)
+        # and leaves a tenth of a period for the noise and the work margin
+        assume(
+            shortest // period_ms == longest // period_ms and longest % period_ms < 0.9 * period_ms
+        )
     else:
         assume(longest * target_hz / 1000.0 < 0.9)
     r = simulate(config)
@@ -163,3 +166,66 @@ def test_aiming_for_a_vblank_the_work_may_miss_never_costs_more_than_holding(
     assert aim.vblank_error_rms_ms <= hold.vblank_error_rms_ms + 0.01
     assert aim.repeated_vblanks <= hold.repeated_vblanks + 0.005 * hold.vsyncs
     assert aim.motion_error_rms_ms <= max(0.05, hold.motion_error_rms_ms) + 0.001
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(
+    refresh_hz=st.floats(50.0, 180.0),
+    noise_periods=st.floats(0.1, 0.15),
+    seed=st.integers(0, 10_000),
+)
+def test_a_display_noisier_than_a_tenth_of_a_period_is_found_without_a_reported_rate(
+    refresh_hz: float, noise_periods: float, seed: int
+) -> None:
+    """Without a reported rate a grid used to be believed only within a tenth of a period:
+    at 144 Hz with +-0.66 ms of wake-up noise no grid was ever found, and every present that
+    waited for its vblank voted "off". Returns that stay near a grid (they do not wander like
+    a free-running loop's) now start one. Known limit (README): the motion error can then
+    exceed 0.05 ms (4 of 60 draws, 0.13-0.4 ms)."""
+    config = SimConfig(
+        refresh_hz=refresh_hz,
+        reported_hz=0.0,
+        noise_ms=noise_periods * 1000.0 / refresh_hz,
+        phase="random",
+        updates=UPDATES,
+        seed=seed,
+    )
+    check_verdict(config, simulate(config))
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(
+    refresh_hz=st.floats(30.0, 150.0),
+    reported=st.sampled_from(["true", "none", "far"]),
+    heavy=st.booleans(),
+    noise_ms=st.floats(0.0, 0.25),
+    queue_depth=st.integers(2, 3),
+    seed=st.integers(0, 10_000),
+)
+def test_queued_frames_are_judged_and_placed_where_their_images_show(
+    refresh_hz: float, reported: str, heavy: bool, noise_ms: float, queue_depth: int, seed: int
+) -> None:
+    """A swap chain that holds images: a present that waits returns at the vblank that frees a
+    place, a vblank or two before its image's, and one that finds room returns at once. With a
+    busy desktop's late wake-ups the queue drains now and then: those frames were placed a
+    vblank off their neighbours (0.9 ms of motion error at 144 Hz), and the first of them voted
+    "off" (judged off for good at 144 Hz). A reported rate far off (240 Hz for a 160 Hz panel)
+    was confirmed by back-to-back probes 1.5 of its periods apart, and never refuted."""
+    reported_hz = {"true": None, "none": 0.0}.get(reported)
+    if reported == "far":
+        reported_hz = 240.0 if refresh_hz < 120.0 else 60.0
+    config = SimConfig(
+        refresh_hz=refresh_hz,
+        reported_hz=reported_hz,
+        noise_ms=noise_ms,
+        noise_model="heavy" if heavy else "uniform",
+        queue_depth=queue_depth,
+        phase="random",
+        updates=UPDATES,
+        seed=seed,
+    )
+    r = simulate(config)
+    check_verdict(config, r)
+    assert r.motion_error_rms_ms <= 0.05
