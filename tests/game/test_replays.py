@@ -262,7 +262,7 @@ def test_bundled_replay_completes_its_level_on_the_command_line(name: str, displ
 
 @pytest.mark.slow
 def test_replay_text_summary_is_one_line_and_says_the_hashes_matched() -> None:
-    out = game("--replay", str(LEVEL1_REPLAY))
+    out = game("--replay", str(LEVEL1_REPLAY), *SMALL_PICTURE_FLAGS)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("\n") == 1
     assert out.stdout.startswith("First Steps: complete, ")
@@ -277,7 +277,7 @@ def test_replay_text_summary_is_one_line_and_says_the_hashes_matched() -> None:
 @pytest.mark.slow
 def test_record_then_replay_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "short.replay"
-    recorded = game("--record", str(path), "--frames", "90", "--json")
+    recorded = game("--record", str(path), "--frames", "90", "--json", *SMALL_PICTURE_FLAGS)
     assert recorded.returncode == 0, recorded.stderr
     summary = json.loads(recorded.stdout)
     assert "hash_ok" not in summary  # only a playback checks hashes
@@ -288,7 +288,7 @@ def test_record_then_replay_round_trip(tmp_path: Path) -> None:
     assert all(h is not None for h in replay.hashes)
     assert not list(tmp_path.glob(".*.tmp"))  # the atomic save left no temporary file
 
-    played = game("--replay", str(path), "--json", "--display-hz", "144")
+    played = game("--replay", str(path), "--json", "--display-hz", "144", *SMALL_PICTURE_FLAGS)
     assert played.returncode == 0, played.stderr
     data = json.loads(played.stdout)
     assert data["hash_ok"] is True
@@ -371,7 +371,7 @@ def test_an_edited_input_stops_at_the_first_differing_tick(tmp_path: Path) -> No
     assert inputs[edited_tick] != replay.inputs[edited_tick]
     path = tmp_path / "edited.replay"
     save_replay(dataclasses.replace(replay, inputs=tuple(inputs)), path)  # a valid checksum
-    out = game("--replay", str(path), "--json")
+    out = game("--replay", str(path), "--json", *SMALL_PICTURE_FLAGS)
     assert_one_line_error(
         out,
         "edited.replay",
