@@ -239,27 +239,15 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
 @pytest.mark.slow
 @pytest.mark.gl
 @FINISHED_RUN_GROUP
-def test_a_second_run_compares_against_the_first(
-    finished_run: FinishedRun, make_session: Any, tmp_path: Path
+def test_a_second_run_with_a_reset_and_a_restart_compares_counts_and_verifies(
+    finished_run: FinishedRun, make_session: Any, livesplit: LineServer, tmp_path: Path
 ) -> None:
+    """A second run, after the first run's records, played to the end, shows three things: the
+    reset at tick 100 of level 1 throws those ticks away (the timer and LiveSplit start again);
+    the restart of level 1 at tick 50 of the new run counts in it and in its verified run file;
+    and every split compares against the first run's (behind by the restarted ticks, no gold).
+    (Three tests played three whole runs for these.)"""
     shutil.copytree(finished_run.data_dir, tmp_path / "data")  # the first run's records
-    second = make_session()
-    play_run(second)
-    splits = second.speedrun.timer.splits
-    assert [s.delta_ticks for s in splits] == [0] * len(LEVELS)
-    assert [s.delta_text for s in splits] == ["0.000"] * len(LEVELS)
-    assert not any(s.is_gold for s in splits)
-
-
-@pytest.mark.slow
-@pytest.mark.gl
-def test_a_reset_starts_the_run_again_and_a_restart_then_counts_in_it_and_verifies(
-    make_session: Any, livesplit: LineServer
-) -> None:
-    """One run played to the end shows both: the reset at tick 100 of level 1 throws those
-    ticks away (the timer and LiveSplit start again), and the restart of level 1 at tick 50
-    of the new run counts in it and in its verified run file (a whole run each, as two tests,
-    drew the same frames twice)."""
     session = make_session(livesplit_port=livesplit.port)
     driver = session.engine.sampler
     driver.reset_at = 100
@@ -286,6 +274,11 @@ def test_a_reset_starts_the_run_again_and_a_restart_then_counts_in_it_and_verifi
     result = verify_run(GAME, load_run(session.speedrun.last_run_file, SECTIONS), LEVELS_DIR, ORDER)
     assert result.verified, result.problem
     assert result.ticks == sum(REPLAY_TICKS) + restarted
+    # Against the first run: each split is behind by the restart, and no segment is a gold.
+    seconds, millis = divmod(RATE.tick_time_ms(restarted), 1000)
+    assert [s.delta_ticks for s in timer.splits] == [restarted] * len(LEVELS)
+    assert [s.delta_text for s in timer.splits] == [f"+{seconds}.{millis:03d}"] * len(LEVELS)
+    assert not any(s.is_gold for s in timer.splits)
 
 
 @pytest.mark.gl
