@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.small_picture import SMALL_PICTURE_FLAGS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -88,9 +90,11 @@ def test_the_wheel_holds_the_game_and_runs_from_any_folder(tmp_path: Path) -> No
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     replay = target / "game" / "project_data" / "levels" / "replays" / "level2.replay"
+    small = SMALL_PICTURE_FLAGS
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"} | {"PYTHONPATH": str(target)}
     out = subprocess.run(
-        [sys.executable, "-m", "game", "--headless", "--replay", str(replay), "--json"],
+        # the small picture: the subject is the levels found and played, not the pixels
+        [sys.executable, "-m", "game", "--headless", "--replay", str(replay), "--json", *small],
         cwd=elsewhere,
         capture_output=True,
         text=True,

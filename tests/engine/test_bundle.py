@@ -34,6 +34,7 @@ from engine.bundle import (
 )
 from engine.tools import new_project
 from tests.game.test_replays import assert_one_line_error
+from tests.small_picture import SMALL_PICTURE_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -206,6 +207,7 @@ def test_a_new_games_bundle_plays_a_level_named_by_file_name_to_the_exit(bundle:
     level = bundle.levels[-1]
     replay = next(bundle.program.parent.rglob(f"project_data/levels/replays/{level.stem}.replay"))
     flags = ["--level", level.name, "--replay", str(replay), "--set", "timing.tick_rate_hz=60"]
+    flags += SMALL_PICTURE_FLAGS  # the 120 frames above draw the whole picture
     out = play(bundle, *flags, "--json")
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)

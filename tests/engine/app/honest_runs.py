@@ -29,6 +29,12 @@ NAMES = [load_level(path, KINDS).name for path in LEVELS]
 BUNDLED_TICKS = sum(replay.tick_count for replay in BUNDLED_INPUTS)
 """The in-game ticks of a run through every level with the bundled inputs, no restarts."""
 
+_Attempts = tuple[tuple[str, str, Replay], ...]
+_PLAYED: dict[tuple[RunSettings, tuple[tuple[int, int], ...]], _Attempts] = {}
+"""The runs :func:`play_run` played, by settings and restarts: the simulation is exact, so the
+same run is the same attempts (frozen replays), played once per test process (about 1.2 s a run)
+instead of once per test."""
+
 
 def play_run(
     settings: RunSettings | None = None, restarts: Sequence[tuple[int, int]] = ()
@@ -41,7 +47,12 @@ def play_run(
             restarted after that many ticks (in order).
     """
     settings = settings if settings is not None else GAME.default_settings()
-    return play_levels(GAME, LEVELS, BUNDLED_INPUTS, settings, restarts, game_version="test")
+    key = (settings, tuple(restarts))
+    if key not in _PLAYED:
+        _PLAYED[key] = tuple(
+            play_levels(GAME, LEVELS, BUNDLED_INPUTS, settings, restarts, game_version="test")
+        )
+    return list(_PLAYED[key])
 
 
 def honest_run(

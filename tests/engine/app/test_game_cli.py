@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.engine.app.sample_game import GAME
+from tests.small_picture import SMALL_PICTURE_FLAGS
 from tests.test_readme import documented_json_keys
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -183,7 +184,7 @@ def test_ctrl_c_and_sigterm_end_a_recording_with_its_summary(
 def test_headless_without_frames_or_a_replay_stops_at_the_default() -> None:
     from engine.app.cli import HEADLESS_DEFAULT_FRAMES
 
-    out = game("--json")
+    out = game("--json", *SMALL_PICTURE_FLAGS)  # 600 frames: their count is the subject
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["completed"] is False

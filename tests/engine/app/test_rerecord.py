@@ -13,6 +13,7 @@ from engine.input.replay import format_replay, load_replay, parse_replay
 from game.definition import CONFIG_SECTIONS
 from tests.engine.app.sample_game import GAME
 from tests.game.test_replays import assert_one_line_error, game
+from tests.small_picture import SMALL_PICTURE_FLAGS
 
 ROOT = Path(__file__).resolve().parents[3]
 LEVEL1 = ROOT / "levels" / "level1.json"
@@ -59,7 +60,7 @@ def test_a_divergence_names_the_section_and_a_failed_rerecord_writes_nothing(
     tape = tmp_path / "level1.replay"
     shutil.copyfile(LEVEL1_REPLAY, tape)
     before = tape.read_bytes()
-    diverged = game("--replay", str(tape), "--set", HIGHER)
+    diverged = game("--replay", str(tape), "--set", HIGHER, *SMALL_PICTURE_FLAGS)
     assert_one_line_error(
         diverged, "playback diverged", "other [player] settings", f"--rerecord {tape}"
     )
@@ -80,7 +81,16 @@ def test_a_rerecorded_replay_plays_back_under_the_new_settings(tmp_path: Path) -
     assert done.returncode == 0, done.stderr
     assert "re-recorded: completes level1.json" in done.stdout
     assert "state hashes rewritten from tick" in done.stdout
-    replayed = game("--replay", str(tape), "--set", HIGHER, "--json", "--display-hz", "144")
+    replayed = game(
+        "--replay",
+        str(tape),
+        "--set",
+        HIGHER,
+        "--json",
+        "--display-hz",
+        "144",
+        *SMALL_PICTURE_FLAGS,
+    )
     assert replayed.returncode == 0, replayed.stderr
     again = game("--rerecord", str(tape), "--set", HIGHER)
     assert "unchanged" in again.stdout

@@ -20,6 +20,7 @@ from engine.input.replay import ReplayVerifier, load_replay, save_replay
 from engine.input.snapshot import ActionMap
 from tests.engine.app.sample_game import GAME, SECTIONS, main
 from tests.game.tiny_maps import obj, write_map
+from tests.small_picture import SMALL_PICTURE_FLAGS
 
 ACTIONS = ActionMap(game_action_names(InputConfig()))
 
@@ -231,7 +232,16 @@ def test_a_solved_replay_plays_back_in_the_game_with_every_hash(
     out = tmp_path / "course.replay"
     assert main(["--solve", str(level), "--out", str(out), "--budget-s", "60"]) == 0
     shutil.copyfile(level, tmp_path / "copy.json")
-    played = game("--replay", str(out), "--level", str(level), "--display-hz", display_hz, "--json")
+    played = game(
+        "--replay",
+        str(out),
+        "--level",
+        str(level),
+        "--display-hz",
+        display_hz,
+        "--json",
+        *SMALL_PICTURE_FLAGS,
+    )
     assert played.returncode == 0, played.stderr
     summary = json.loads(played.stdout.strip().splitlines()[-1])
     assert summary["completed"] is True and summary["hash_ok"] is True

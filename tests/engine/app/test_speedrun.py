@@ -239,30 +239,46 @@ def test_a_timed_run_splits_saves_its_best_and_exports_a_verified_run_file(
 @pytest.mark.slow
 @pytest.mark.gl
 @FINISHED_RUN_GROUP
-def test_a_second_run_compares_against_the_first(
-    finished_run: FinishedRun, make_session: Any, tmp_path: Path
+def test_a_second_run_with_a_reset_and_a_restart_compares_counts_and_verifies(
+    finished_run: FinishedRun, make_session: Any, livesplit: LineServer, tmp_path: Path
 ) -> None:
+    """A second run, after the first run's records, played to the end, shows three things: the
+    reset at tick 100 of level 1 throws those ticks away (the timer and LiveSplit start again);
+    the restart of level 1 at tick 50 of the new run counts in it and in its verified run file;
+    and every split compares against the first run's (behind by the restarted ticks, no gold).
+    (Three tests played three whole runs for these.)"""
     shutil.copytree(finished_run.data_dir, tmp_path / "data")  # the first run's records
-    second = make_session()
-    play_run(second)
-    splits = second.speedrun.timer.splits
-    assert [s.delta_ticks for s in splits] == [0] * len(LEVELS)
-    assert [s.delta_text for s in splits] == ["0.000"] * len(LEVELS)
-    assert not any(s.is_gold for s in splits)
-
-
-@pytest.mark.slow
-@pytest.mark.gl
-def test_reset_starts_the_run_again_and_keeps_counting_from_zero(
-    make_session: Any, livesplit: LineServer
-) -> None:
     session = make_session(livesplit_port=livesplit.port)
-    session.engine.sampler.reset_at = 100
-    play_run(session)
-    # The reset threw the first 100 ticks away: the run is the clean one.
-    assert session.speedrun.timer.igt_ticks == sum(REPLAY_TICKS)
+    driver = session.engine.sampler
+    driver.reset_at = 100
+    session.show_title()
+    play_until(
+        session,
+        lambda: (
+            driver.reset_at is None  # the reset happened: a new run, a new level 1
+            and session.current is not None
+            and session.current.sim.ticks >= 50
+        ),
+    )
     assert _wait_until(lambda: "reset" in livesplit.received())
+    session.restart_level()
+    driver._players.clear()  # the replay starts over in the new attempt
+    play_until(session, lambda: session.run_completed)
+    assert [a.outcome for a in session.attempts][:2] == ["restart", "complete"]
+    restarted = session.attempts[0].ticks
+    assert 50 <= restarted < 100
+    # The reset threw the first 100 ticks away; the restarted attempt's ticks count.
+    timer = session.speedrun.timer
+    assert timer.igt_ticks == sum(REPLAY_TICKS) + restarted
     assert livesplit.received().count("starttimer") == 2
+    result = verify_run(GAME, load_run(session.speedrun.last_run_file, SECTIONS), LEVELS_DIR, ORDER)
+    assert result.verified, result.problem
+    assert result.ticks == sum(REPLAY_TICKS) + restarted
+    # Against the first run: each split is behind by the restart, and no segment is a gold.
+    seconds, millis = divmod(RATE.tick_time_ms(restarted), 1000)
+    assert [s.delta_ticks for s in timer.splits] == [restarted] * len(LEVELS)
+    assert [s.delta_text for s in timer.splits] == [f"+{seconds}.{millis:03d}"] * len(LEVELS)
+    assert not any(s.is_gold for s in timer.splits)
 
 
 @pytest.mark.gl
@@ -276,22 +292,6 @@ def test_play_again_abandons_the_run_and_resets_livesplit(
     session.start_level(0)  # "Play again" on the level complete screen
     assert session.speedrun.timer is None and not session.in_run
     assert _wait_until(lambda: "reset" in livesplit.received())
-
-
-@pytest.mark.slow
-@pytest.mark.gl
-def test_a_restart_counts_in_the_run_and_verifies(make_session: Any) -> None:
-    session = make_session()
-    session.show_title()
-    play_until(session, lambda: session.current is not None and session.current.sim.ticks >= 50)
-    session.restart_level()
-    session.engine.sampler._players.clear()  # the replay starts over in the new attempt
-    play_until(session, lambda: session.run_completed)
-    assert [a.outcome for a in session.attempts][:2] == ["restart", "complete"]
-    timer = session.speedrun.timer
-    assert timer.igt_ticks == sum(REPLAY_TICKS) + session.attempts[0].ticks
-    result = verify_run(GAME, load_run(session.speedrun.last_run_file, SECTIONS), LEVELS_DIR, ORDER)
-    assert result.verified, result.problem
 
 
 @pytest.mark.slow
@@ -354,33 +354,9 @@ def test_edited_run_files_fail_verification_at_the_first_mismatch(
     assert "tick 100" in verify(tool)
 
 
-@pytest.mark.slow
-@pytest.mark.gl
-@pytest.mark.parametrize("vsync", [True, False])
-@pytest.mark.parametrize("display_hz", [30, 60, 144, 240])
-def test_igt_of_every_bundled_replay_is_the_same_at_any_display_rate(
-    gl_window: Any, display_hz: int, vsync: bool
-) -> None:
-    from engine.app.replay_run import Player
-    from engine.runtime.engine import Engine
-
-    config = speedrun_config(vsync=vsync)
-    igts = []
-    for replay_path, level_path in zip(REPLAYS, LEVELS, strict=True):
-        engine = Engine(gl_window, config, headless=True, display_hz=display_hz)
-        try:
-            scene = GAME.make_scene(engine, level_path)
-            player = Player(load_replay(replay_path), engine.actions, str(replay_path))
-            scene.tape = player
-            engine.show(scene)
-            while not scene.completed and not player.finished:
-                engine.run_frame()
-            assert scene.completed
-            assert player.hashes_checked == scene.sim.ticks
-            igts.append(scene.sim.ticks)
-        finally:
-            engine.close()
-    assert igts == REPLAY_TICKS
+# The IGT of every bundled replay is the same at any display rate, vsync on or off, in the
+# speedrun's strict timing as in the default: tests/game/test_replays.py
+# (test_every_bundled_replay_plays_alike_at_any_display_rate_vsync_and_timing).
 
 
 @pytest.mark.gl

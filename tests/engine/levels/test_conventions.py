@@ -18,6 +18,7 @@ from engine.levels import LevelError, load_level
 from engine.levels.conventions import GENERIC_CONVENTIONS
 from game.conventions import CONVENTIONS
 from game.kinds import KINDS
+from tests.small_picture import SMALL_PICTURE_FLAGS
 
 ARCADE_MAPS = Path(find_spec("arcade").origin).parent / "resources" / "assets" / "tiled_maps"  # type: ignore[arg-type]
 ALL_MAPS = sorted(
@@ -132,6 +133,7 @@ def test_each_playable_arcade_map_plays_headless_for_300_frames(name: str) -> No
             "--frames",
             "300",
             "--json",
+            *SMALL_PICTURE_FLAGS,  # the subject is the map playing, not its picture
         ],
         capture_output=True,
         text=True,

@@ -29,6 +29,7 @@ from engine.levels.conventions import GENERIC_CONVENTIONS, MapConventions, norma
 from engine.levels.model import MAX_NAME_CHARS
 from game.conventions import CONVENTIONS
 from game.kinds import KINDS
+from tests.small_picture import SMALL_PICTURE_FLAGS
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -414,7 +415,7 @@ def test_the_game_plays_a_foreign_map_headless_and_the_player_stands(tmp_path: P
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ARCADE_HEADLESS")}
     command = [sys.executable, "-m", "game", "--headless", "--level", str(path), "--json"]
     out = subprocess.run(
-        [*command, "--frames", "300"],
+        [*command, "--frames", "300", *SMALL_PICTURE_FLAGS],  # the player standing: no pixels
         capture_output=True,
         text=True,
         timeout=300,
