@@ -92,10 +92,10 @@ PINNED_PRESENTS = 24
 UNPINNED_RATIO = 1.25
 #: Returns whose spread around their fitted line is more than this many times the largest step
 #: between consecutive ones drift like a free-running loop's, not around a vblank grid ...
-WANDER_RATIO = 1.6
+WANDER_RATIO = 1.5
 #: ... as do returns whose von Neumann ratio (the mean squared step between consecutive
 #: residuals over their mean square) is below this (independent noise: about 2).
-WANDER_VON_NEUMANN = 1.0
+WANDER_VON_NEUMANN = 1.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -1002,16 +1002,16 @@ def _wanders(times: list[int], period: float) -> bool:
     the same. So each interval is counted in whole periods, the returns fitted by least
     squares against the counts, and they wander when consecutive residuals are much closer
     to each other than to the line: von Neumann's ratio (the mean squared step over the
-    mean square; independent noise: about 2, a random walk of 32 steps: about 0.5) below
+    mean square; independent noise: about 2, a random walk of 30 steps: about 0.5) below
     ``WANDER_VON_NEUMANN``, or a spread around the line more than ``WANDER_RATIO`` times
     the largest step (independent noise: about 1.2; the walk: about 3). In 20,000 simulated
-    draws of 32 presents, the two together rejected 0.6 % of grids with uniform noise (0.5 %
-    with a busy desktop's late wake-ups; a grid is tried again with the next present) and
-    accepted 0.4 % of random walks (3 % with late wake-ups among their steps). The spread
-    test alone at 1.3 rejected 12 % of grids and then kept rejecting a true one for dozens
-    of presents (the windows share all but one present). Without the test a loop copying
-    for 1 ms without vsync (240 Hz reported) was taken for vsync at 167 Hz, its own rate,
-    from 16 presents within a tenth of a period.
+    draws of 30 presents, the two together rejected 3 % of grids with uniform noise or a busy
+    desktop's late wake-ups (a grid is tried again with the next present) and accepted 0.3 %
+    of random walks (1.5 and 1.5: 7 % and 0.2 %, and noisy displays judged off for good more
+    often). Looser (1.0 and 1.6: 0.9 % and 0.8 %), a 1 ms copy without vsync passed
+    for a 1000 Hz grid from the start-up probes (von Neumann 1.44, spread 1.57 steps); the
+    spread test alone at 1.3 rejected 12 % of grids and kept rejecting a true one for dozens
+    of presents (the windows share all but one present).
     """
     ns = [0]
     for a, b in pairwise(times):
