@@ -257,12 +257,10 @@ class GameLoop:
             need = planner.work.value_ns + planner.settings.work_margin_ns
             if kind is VBLANK:
                 need += detector.planning_cost_ns + round(detector.clean_lead_ns)
-                period = detector.period_ns
-                if detector.queue_offset and period is not None:
-                    # in a swap chain that holds images, the present is called early enough
-                    # to wait for the vblank that frees a place (those before its image's):
-                    # one that found room would return at once, and teach the grid nothing
-                    need += round(detector.queue_offset * period)
+                # in a swap chain that holds images, the present is called early enough to
+                # wait for the vblank that frees a place (those before its image's): one that
+                # found room would return at once, and teach the grid nothing
+                need += round(detector.queue_lead_ns)
             else:  # shown when the present returns: after its own work
                 need += detector.paced_cost_ns
             wake = delay.wake_ns(frame.real_ns, plan.display_ns, need)

@@ -300,7 +300,7 @@ class PresentPlanner:
             previous = self._last_plan_ns
         guard = max(self.settings.hold_guard_ns, uncertainty)
         # a present that waits in a swap chain returns the queue's images before its own flips
-        returned = previous if previous is None else previous - detector.queue_offset * period
+        returned = previous if previous is None else previous - detector.queue_lead_ns
         if returned is not None and returned > start_ns + 1.5 * detector.noise_ns + guard:
             # The previous present returned (this frame started) well before the vblank it was
             # placed at: it did not wait for it. Vsync has just been switched off, or the grid is

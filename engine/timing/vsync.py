@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
@@ -268,7 +268,8 @@ class _VblankGrid:
         self._last_n = 0
         # the latest present that waited (see _index_for)
         self._held_n = 0
-        #: Images a swap chain holds before a present waits (see VsyncDetector.queue_offset).
+        #: Images a swap chain holds before a present waits (set by the detector: see
+        #: VsyncDetector.queue_offset).
         self.queue_offset = 0
         #: Half the spread of the fitted residuals: the bound of the wake-up noise.
         self.noise_ns = 0.0
@@ -298,17 +299,18 @@ class _VblankGrid:
         self._miss_count = 0
         self._steady = False
 
-    def tolerance_ns(self, period: float, noisy: bool) -> float:
+    def tolerance_ns(self, period: float, noisy: bool, steady: bool | None = None) -> float:
         """How far from its vblank a present may return and still count as on the grid.
 
         ``noisy`` presents (those that blocked, or that the limiter paced) get the noise allowance,
         on a grid whose period the OS's nominal rate vouches for (within 0.5 %), or on a grid
         its presents were seen to stay near without one (up to a quarter period; see
         ``_steady_period``); otherwise a grid is believed only when the presents land within a
-        tenth of a period of it.
+        tenth of a period of it. ``steady`` says whether the grid is one of those (a grid being
+        started); by default, the current grid.
         """
         strict = period * self.settings.grid_tolerance
-        if noisy and self._steady:
+        if noisy and (self._steady if steady is None else steady):
             return min(period / 4, max(strict, self.settings.noise_allowance_ns))
         prior = self.prior_ns
         if (
@@ -571,12 +573,10 @@ class _VblankGrid:
                 ns.append(ns[-1] + round((b - a) / found))
             refined = _slope(_sums(ns, [t - times[0] for t in times]), 0.0)
             period = found if refined is None else refined
-        self._steady = steady
-        tolerance = self.tolerance_ns(period, noisy)
+        tolerance = self.tolerance_ns(period, noisy, steady)
         if 4 * tolerance > period and len(recent) < PINNED_PRESENTS:
             # a grid that lets returns a quarter period off count as on it (a reported
             # 240 Hz: 2.08 ms) is believed only once enough presents show it is one
-            self._steady = False
             return False
         origin = times[0]
         best: tuple[float, float, list[int], list[float]] | None = None
@@ -590,11 +590,9 @@ class _VblankGrid:
             if best is None or spread < best[0]:
                 best = (spread, phase, ns, residuals)
         if best is None or best[0] > 2 * tolerance:
-            self._steady = False
             return False
         spread, phase, ns, residuals = best
         if self._unpinned(origin, phase, period):
-            self._steady = False
             return False
         # A late wake-up among these few presents (a busy desktop) is not noise to fit: until
         # the window holds TRIM presents nothing is trimmed, so it would stay the late edge, the
@@ -675,11 +673,8 @@ class _VblankGrid:
             return False
         trim = count // 8
         durations = sorted(d for _, d in pairs)
-        spread = _trimmed_range(durations, trim)
-        scatter = min(
-            _trimmed_range(sorted((t - origin - phase + shift) % period for t, _ in pairs), trim)
-            for shift in (0.0, period / 2)
-        )
+        spread = durations[-1 - trim] - durations[trim]
+        scatter, _ = _circular_span([t - origin - phase for t, _ in pairs], period, trim)
         return scatter > max(period / 2, UNPINNED_RATIO * spread + self.settings.block_on_ns)
 
     def _agrees_with_prior(self, times: list[int], prior: float) -> bool:
@@ -703,10 +698,7 @@ class _VblankGrid:
             # where 1.49 and 1.51 periods are neighbours; one stray at each end is left out (a
             # late wake-up; the first presents of a swap chain, which return at once).
             trim = 1 if len(deviations) >= 6 else 0
-            spread, middle = min(
-                _trimmed_span(sorted((d + shift) % prior for d in deviations), trim, shift)
-                for shift in (0.0, prior / 2)
-            )
+            spread, middle = _circular_span(deviations, prior, trim)
             off = abs((middle + prior / 2) % prior - prior / 2)  # from a whole count
             return spread > prior / 4 or off <= spread / 2
         base = round(prior)
@@ -728,17 +720,8 @@ class _VblankGrid:
         1 to 4 (the first of which every interval is at least one) whose returns do not
         wander, over ``STEADY_PRESENTS`` presents.
         """
-        settings = self.settings
         intervals = [b - a for a, b in pairwise(times)]
-        median = sorted(intervals)[len(intervals) // 2]
-        for divisor in range(1, 5):
-            candidate = median / divisor
-            if (
-                not NS_PER_S / settings.max_refresh_hz
-                <= candidate
-                <= NS_PER_S / settings.min_refresh_hz
-            ):
-                continue
+        for candidate in self._candidate_periods(sorted(intervals)[len(intervals) // 2]):
             if min(round(interval / candidate) for interval in intervals) < 1:
                 continue
             if _wanders(times, candidate):
@@ -746,16 +729,20 @@ class _VblankGrid:
             return candidate
         return None
 
-    def _common_period(self, intervals: list[int], noisy: bool) -> float | None:
-        """The longest period (median / 1..4) that every interval is a whole multiple of."""
+    def _candidate_periods(self, median: int) -> Iterator[float]:
+        """The periods a run of presents with ``median`` interval may show, longest first: the
+        median divided by 1 to 4, within the refresh rates considered a display's."""
         settings = self.settings
         lo = NS_PER_S / settings.max_refresh_hz
         hi = NS_PER_S / settings.min_refresh_hz
-        median = intervals[len(intervals) // 2]
         for divisor in range(1, 5):
             candidate = median / divisor
-            if not lo <= candidate <= hi:
-                continue
+            if lo <= candidate <= hi:
+                yield candidate
+
+    def _common_period(self, intervals: list[int], noisy: bool) -> float | None:
+        """The longest period (median / 1..4) that every interval is a whole multiple of."""
+        for candidate in self._candidate_periods(intervals[len(intervals) // 2]):
             tolerance = self.tolerance_ns(candidate, noisy)
             if all(
                 (k := round(interval / candidate)) >= 1
@@ -1032,16 +1019,22 @@ def _wanders(times: list[int], period: float) -> bool:
     return max(residuals) - min(residuals) > WANDER_RATIO * max(abs(d) for d in steps)
 
 
-def _trimmed_range(ordered: Sequence[float], trim: int) -> float:
-    """The range of sorted values with ``trim`` left out at each end."""
-    return ordered[-1 - trim] - ordered[trim]
+def _circular_span(values: Sequence[float], period: float, trim: int) -> tuple[float, float]:
+    """How widely ``values`` spread taken modulo ``period``, and the middle of that spread.
 
-
-def _trimmed_span(ordered: list[float], trim: int, shift: float) -> tuple[float, float]:
-    """The range of sorted values with ``trim`` left out at each end, and its middle less
-    ``shift``."""
-    low, high = ordered[trim], ordered[-1 - trim]
-    return high - low, (low + high) / 2 - shift
+    The circle is cut at 0 and at half a period, the values on each cut line sorted with
+    ``trim`` left out at each end, and the narrower of the two spans kept (values just below
+    and just above a whole period are neighbours on one of the cuts): (its width, its middle,
+    on the cut's own scale)."""
+    best: tuple[float, float] | None = None
+    for shift in (0.0, period / 2):
+        ordered = sorted((value + shift) % period for value in values)
+        low, high = ordered[trim], ordered[-1 - trim]
+        span = (high - low, (low + high) / 2 - shift)
+        if best is None or span < best:
+            best = span
+    assert best is not None
+    return best
 
 
 def _separating_band(samples: list[tuple[int, bool]]) -> tuple[int, int | None]:
@@ -1113,7 +1106,6 @@ class VsyncDetector:
         "frames",
         "planning_cost_ns",
         "present_cost_ns",
-        "queue_offset",
         "settings",
         "verdict",
     )
@@ -1140,20 +1132,6 @@ class VsyncDetector:
         # the returns of the last of those and of the waiting ones (see queue_offset)
         self._probes_at_once: int | None = 0
         self._probe_returns: list[int] = []
-        #: Images a swap chain holds before a present waits for a vblank to free a place, as
-        #: the start-up probes showed it (0: none seen). Probes are sent back to back into an
-        #: empty queue: the first ``queue_offset`` return at once, the next ones wait, each
-        #: until a vblank flips an older image. A variable-refresh panel shows its first image
-        #: at once too, and makes the next wait a whole period from it; in a swap chain the
-        #: first wait ends at the vblank after the first call, a part of a period after it.
-        #: So a single present at once whose wait ended a whole period later (within a
-        #: fiftieth of the period the next waits show) is no queue (nor, in the one case in
-        #: fifty whose first call came just after a vblank, a queue told apart from one).
-        #: Nor is one among returns whose wake-up noise reaches an eighth of a period (the
-        #: ``QUEUE_PROBES`` waits after it spread wider): a probe called after a vblank whose
-        #: wake-up came early returns at once too (240 Hz with +-2 ms: 4 seeds in 10 took a
-        #: queue for seen, and placed every image a vblank late).
-        self.queue_offset = 0
         self._paced_blocks: deque[int] = deque(maxlen=window // 2)
         #: The present call's own cost in ns, as far as the flips prove it (0 while no present
         #: has been seen to miss a vblank it was called before; see :meth:`_learn_cost`).
@@ -1315,7 +1293,7 @@ class VsyncDetector:
         if intervals[-1] - intervals[0] <= period / 8 and (
             at_once > 1 or abs(first_wait - period) > period / 50
         ):
-            self.queue_offset = self._grid.queue_offset = at_once
+            self._grid.queue_offset = at_once
         self._probes_at_once = None
 
     def _learn_cost(self, present_ns: int, call_ns: int) -> None:
@@ -1394,6 +1372,32 @@ class VsyncDetector:
         if 8 * len(skips) < span:
             return 0
         return max(s for s, _, _ in skips)
+
+    @property
+    def queue_offset(self) -> int:
+        """Images a swap chain holds before a present waits for a vblank to free a place, as
+        the start-up probes showed it (0: none seen).
+
+        Probes are sent back to back into an empty queue: the first ``queue_offset`` return at
+        once, the next ones wait, each until a vblank flips an older image. A variable-refresh
+        panel shows its first image at once too, and makes the next wait a whole period from
+        it; in a swap chain the first wait ends at the vblank after the first call, a part of a
+        period after it. So a single present at once whose wait ended a whole period later (within a
+        fiftieth of the period the next waits show) is no queue (nor, in the one case in
+        fifty whose first call came just after a vblank, a queue told apart from one).
+        Nor is one among returns whose wake-up noise reaches an eighth of a period (the
+        ``QUEUE_PROBES`` waits after it spread wider): a probe called after a vblank whose
+        wake-up came early returns at once too (240 Hz with +-2 ms: 4 seeds in 10 took a
+        queue for seen, and placed every image a vblank late).
+        """
+        return self._grid.queue_offset
+
+    @property
+    def queue_lead_ns(self) -> float:
+        """How long before its image's vblank a present that waits in the swap chain returns
+        (:attr:`queue_offset` periods; 0 without a queue or a grid)."""
+        period = self._grid.period_ns
+        return 0.0 if period is None else self._grid.queue_offset * period
 
     @property
     def paced_cost_ns(self) -> int:
