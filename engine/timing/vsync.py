@@ -96,6 +96,15 @@ WANDER_RATIO = 1.5
 #: ... as do returns whose von Neumann ratio (the mean squared step between consecutive
 #: residuals over their mean square) is below this (independent noise: about 2).
 WANDER_VON_NEUMANN = 1.3
+#: Unpaced presents needed to test whether durations follow the calls (see
+#: ``_VblankGrid._follows_calls``) ...
+FOLLOW_PRESENTS = 20
+#: ... which they do when the duration grows by less than this per ns of wait the trial grid
+#: predicts (a present that waits: 1, or 0.5 where early wake-ups of presents called just
+#: before their vblank return at once and are not seen; one doing its own work: 0) ...
+FOLLOW_SLOPE = 0.25
+#: ... measured to this standard error or better (else the test cannot tell).
+FOLLOW_SIGMA = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +216,7 @@ class _VblankGrid:
         "_clean_points",
         "_fixed",
         "_held_n",
+        "_history",
         "_last_n",
         "_miss_count",
         "_misses",
@@ -237,6 +247,8 @@ class _VblankGrid:
         self.prior_ns: float | None = None
         # (present, ready, paced)
         self._recent: deque[tuple[int, int | None, bool]] = deque(maxlen=RECENT_PRESENTS)
+        # the same presents' times over a longer span (see _try_establish)
+        self._history: deque[int] = deque(maxlen=2 * RECENT_PRESENTS)
         #: The grid was started without a prior to vouch for it, its presents seen to stay
         #: near it (``_steady_period``): it gets the wake-up noise allowance, up to a quarter
         #: period (see tolerance_ns).
@@ -501,7 +513,7 @@ class _VblankGrid:
         elif 3 * NS_PER_S * sigma / (slope * slope) <= self.settings.refresh_precision_hz:
             self.measured_ns = slope
 
-    def _try_establish(self, noisy: bool) -> bool:
+    def _try_establish(self, noisy: bool, waiting: bool) -> bool:
         """Start a grid from the recent presents if they lie on one.
 
         The period is the nominal one when the presents' median interval is a whole number of
@@ -547,11 +559,14 @@ class _VblankGrid:
         steady = False
         if not fixed:
             found = self._common_period(intervals, noisy)
-            if (
-                found is not None
-                and len(recent) >= STEADY_PRESENTS
-                and _wanders([t for t, _, _ in recent], found)
-            ):
+            # Judged over the longer history while vsync is judged off: a free-running loop
+            # tries a grid with every present, and in a window of 30 one in a few hundred
+            # walks stays near a line by chance; over 60 hardly any does.
+            history = self._history
+            span = [t for t, _, _ in recent]
+            if not waiting and len(history) > len(span):
+                span = list(history)
+            if found is not None and len(recent) >= STEADY_PRESENTS and _wanders(span, found):
                 # no reported rate vouches for it, and the presents drift off it like a loop
                 # running at its own rate (a slow present without vsync: see _wanders)
                 return False
@@ -563,7 +578,7 @@ class _VblankGrid:
                 # limiter paced lie on its own grid, whatever the display does)
                 times = [t for t, _, _ in recent]
                 readies = [r for _, r, _ in recent]
-                steady_period = self._steady_period(times)
+                steady_period = self._steady_period(times, span)
                 if steady_period is None:
                     return False
                 found, steady = steady_period, True
@@ -667,6 +682,8 @@ class _VblankGrid:
         too (their images wait in the queue), but the start-up probes, sent back to back,
         fill it and wait.
         """
+        if self._follows_calls(period):
+            return True
         pairs = [(t, t - ready) for t, ready, _ in self._recent if ready is not None]
         count = len(pairs)
         if count < PINNED_PRESENTS:
@@ -676,6 +693,62 @@ class _VblankGrid:
         spread = durations[-1 - trim] - durations[trim]
         scatter, _ = _circular_span([t - origin - phase for t, _ in pairs], period, trim)
         return scatter > max(period / 2, UNPINNED_RATIO * spread + self.settings.block_on_ns)
+
+    def _follows_calls(self, period: float) -> bool:
+        """Whether the recent unpaced presents took as long wherever their calls fell on a
+        grid of ``period``: each return followed its call, not a vblank.
+
+        A present that waits for its vblank takes the wait from its call to that vblank plus
+        the wake-up noise: called a millisecond later, it returns a millisecond sooner. Its
+        duration grows one for one with the wait a trial grid predicts. A present that does
+        its own work without vsync takes that work wherever it was called: its duration does
+        not depend on the wait at all. This holds whatever the noise, where the spread of
+        the returns (``_unpinned``) cannot tell once the noise allowance reaches half a
+        period (a loop copying 4.5 ms without vsync, with 231 Hz reported).
+
+        The slope is Theil-Sen's (the median of the slopes between pairs of presents): a
+        present placed a vblank off by the trial grid moves it no more than any other. The
+        trial grid's phase is the one that fits the other half of the presents best: fitted
+        on the same presents, the phase that best fits them is the one that makes the
+        durations follow the waits, whatever the display (in 300 simulated windows of a
+        loop copying without vsync, 10 % then looked like waits).
+        """
+        recent = [(t, ready) for t, ready, paced in self._recent if ready is not None and not paced]
+        if len(recent) < FOLLOW_PRESENTS:
+            return False
+        times = [t for t, _ in recent]
+        readies: list[int | None] = [r for _, r in recent]
+        origin = times[0]
+        points: list[tuple[float, float]] = []
+        for test, train in (
+            (slice(0, None, 2), slice(1, None, 2)),
+            (slice(1, None, 2), slice(0, None, 2)),
+        ):
+            best: tuple[float, float] | None = None
+            for step in range(self.PHASE_STEPS):
+                phase = period * step / self.PHASE_STEPS
+                placed = _place_all(times[train], readies[train], origin, phase, period)
+                if placed is None:
+                    continue
+                low, high = min(placed[1]), max(placed[1])
+                if best is None or high - low < best[0]:
+                    # the grid through the middle of the returns (phases that place the
+                    # presents alike fit them equally well)
+                    best = (high - low, phase + (low + high) / 2)
+            if best is None:
+                return False
+            placed = _place_all(times, readies, origin, best[1], period)
+            if placed is None:
+                return False
+            waits = [t - e - r for (t, r), e in zip(recent[test], placed[1][test], strict=True)]
+            durations = [t - r for t, r in recent[test]]
+            mw, md = sum(waits) / len(waits), sum(durations) / len(durations)
+            points.extend((w - mw, d - md) for w, d in zip(waits, durations, strict=True))
+        fit = _robust_slope([w for w, _ in points], [d for _, d in points])
+        if fit is None:
+            return False
+        slope, sigma = fit
+        return slope < FOLLOW_SLOPE and sigma <= FOLLOW_SIGMA
 
     def _agrees_with_prior(self, times: list[int], prior: float) -> bool:
         """Whether the least-squares period of ``times`` (counted in whole nominal periods) lies
@@ -709,7 +782,7 @@ class _VblankGrid:
         )
         return fit is None or abs(fit[0] - prior) <= self.settings.establish_sigmas * fit[1]
 
-    def _steady_period(self, times: list[int]) -> float | None:
+    def _steady_period(self, times: list[int], span: list[int]) -> float | None:
         """A vblank period the presents stay near, when they are too noisy for the strict test.
 
         Without a reported rate to vouch for it, a grid was believed from the returns alone
@@ -724,7 +797,7 @@ class _VblankGrid:
         for candidate in self._candidate_periods(sorted(intervals)[len(intervals) // 2]):
             if min(round(interval / candidate) for interval in intervals) < 1:
                 continue
-            if _wanders(times, candidate):
+            if _wanders(span, candidate):
                 return None
             return candidate
         return None
@@ -775,11 +848,17 @@ class _VblankGrid:
         noisy = blocked is not False or paced
         if noisy:
             self._recent.append((present_ns, ready_ns, paced))
+        if noisy and not paced:
+            self._history.append(present_ns)
+        else:
+            # a present that returned at once, or that the limiter paced, is no free-running
+            # loop's: the history starts again
+            self._history.clear()
         period = self.period_ns
         if period is None:
             if noisy and len(self._recent) < self._presents_needed():
                 return _TOO_EARLY  # too few presents to look for a grid yet
-            if not noisy or not self._try_establish(noisy):
+            if not noisy or not self._try_establish(noisy, waiting):
                 return _NOWHERE
             return (self.time_of(self._last_n), None, True, False)
         n = self._index_for(present_ns, ready_ns, period)
@@ -1017,6 +1096,29 @@ def _wanders(times: list[int], period: float) -> bool:
     if sum(d * d for d in steps) < WANDER_VON_NEUMANN * squares:
         return True
     return max(residuals) - min(residuals) > WANDER_RATIO * max(abs(d) for d in steps)
+
+
+def _robust_slope(xs: list[float], ys: list[float]) -> tuple[float, float] | None:
+    """Theil-Sen slope of ``ys`` on ``xs`` (the median of the slopes between pairs of points:
+    a few points far off the line, however far, do not move it) and its standard error from
+    the residuals' median absolute deviation (``None``: no spread in ``xs``)."""
+    count = len(xs)
+    slopes = sorted(
+        (ys[j] - ys[i]) / (xs[j] - xs[i])
+        for i in range(count)
+        for j in range(i + 1, count)
+        if xs[j] != xs[i]
+    )
+    if not slopes:
+        return None
+    slope = slopes[len(slopes) // 2]
+    residuals = sorted(y - slope * x for x, y in zip(xs, ys, strict=True))
+    middle = residuals[count // 2]
+    mad = sorted(abs(r - middle) for r in residuals)[count // 2]
+    mean_x = sum(xs) / count
+    sxx = sum((x - mean_x) ** 2 for x in xs)
+    # timestamps are no finer than a few microseconds: a spread of waits below that tells nothing
+    return slope, max(1.4826 * mad, 20_000.0) / math.sqrt(sxx)
 
 
 def _circular_span(values: Sequence[float], period: float, trim: int) -> tuple[float, float]:
