@@ -346,3 +346,46 @@ def test_a_present_that_copies_for_4_ms_then_waits_is_placed_at_the_vblank_it_fl
     assert detector.verdict is True
     assert detector.present_cost_ns > 1_000_000
     assert all(placed_right)
+
+
+def copy_loop_presents(
+    frames: int, *, copy_ns: int, work_ns: int, seed: int
+) -> list[tuple[int, int]]:
+    """A loop without vsync whose present does ``copy_ns`` (+-25 %) of its own work (software
+    GL copying the picture), ``work_ns`` (+-10 %) of frame work before each: ``(present_ns,
+    block_ns)`` per present."""
+    rng = random.Random(seed)
+    now = round(rng.uniform(1, 100) * NS_PER_S)
+    out = []
+    for _ in range(frames):
+        now += round(work_ns * rng.uniform(0.9, 1.1))
+        block = round(copy_ns * rng.uniform(0.75, 1.25))
+        now += block
+        out.append((now, block))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("nominal_hz", "copy_ms"), [(231.0, 2.0), (165.0, 4.5), (200.0, 2.0)])
+def test_a_copy_without_vsync_is_not_taken_for_a_wait(nominal_hz: float, copy_ms: float) -> None:
+    """Every present takes time and the reported rate's noise allowance reaches half a period:
+    any return lies "on" its grid. The durations tell: a wait grows as the call comes earlier,
+    a copy does not. Judged off, never on, whatever the start.
+
+    Known limit (README): a loop whose own period lies within a few percent of a whole number
+    of refresh periods (5 + 3 ms at 240 Hz) drifts so slowly round the period that its calls
+    fall at nearly one place on the grid, and the durations cannot tell; and with the true
+    rate reported above about 230 Hz and a 4.5 ms copy the test is not yet decisive in every
+    run (see engine/tools/monitor_sim/README.md, "Where the goals do not hold yet")."""
+    for seed in range(8):
+        detector = VsyncDetector(nominal_hz=nominal_hz)
+        verdicts = set()
+        for i, (present, block) in enumerate(
+            copy_loop_presents(
+                1500, copy_ns=round(copy_ms * NS_PER_MS), work_ns=5 * NS_PER_MS, seed=seed
+            )
+        ):
+            detector.observe(present, block)
+            if i >= 60:
+                verdicts.add(detector.verdict)
+        assert verdicts == {False}, (seed, verdicts)
