@@ -99,12 +99,11 @@ WANDER_VON_NEUMANN = 1.3
 #: Unpaced presents needed to test whether durations follow the calls (see
 #: ``_VblankGrid._follows_calls``) ...
 FOLLOW_PRESENTS = 20
-#: ... which they do when the duration grows by less than this per ns of wait the trial grid
-#: predicts (a present that waits: 1, or 0.5 where early wake-ups of presents called just
-#: before their vblank return at once and are not seen; one doing its own work: 0) ...
-FOLLOW_SLOPE = 0.25
-#: ... measured to this standard error or better (else the test cannot tell).
-FOLLOW_SIGMA = 0.1
+#: ... which they do when the duration grows, by two standard errors, by less than this per
+#: ns of wait the trial grid predicts: the least a present that waits shows (1, or 0.5 where
+#: early wake-ups of presents called just before their vblank return at once and are not
+#: seen; one doing its own work: 0).
+FOLLOW_SLOPE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,8 +246,9 @@ class _VblankGrid:
         self.prior_ns: float | None = None
         # (present, ready, paced)
         self._recent: deque[tuple[int, int | None, bool]] = deque(maxlen=RECENT_PRESENTS)
-        # the same presents' times over a longer span (see _try_establish)
-        self._history: deque[int] = deque(maxlen=2 * RECENT_PRESENTS)
+        # (present, ready) of the latest unpaced presents in a row that took time, over a
+        # longer span (see _try_establish)
+        self._history: deque[tuple[int, int | None]] = deque(maxlen=2 * RECENT_PRESENTS)
         #: The grid was started without a prior to vouch for it, its presents seen to stay
         #: near it (``_steady_period``): it gets the wake-up noise allowance, up to a quarter
         #: period (see tolerance_ns).
@@ -527,6 +527,16 @@ class _VblankGrid:
         recent = self._recent
         if len(recent) < ESTABLISH_PRESENTS:
             return False
+        # The tests of a grid against a free-running loop look at the longer history while
+        # vsync is judged off: such a loop tries a grid with every present, and in a window
+        # of 30 one in a few hundred stays near a line by chance; over 60 hardly any does.
+        history = self._history
+        if not waiting and len(history) > len(recent):
+            span = [t for t, _ in history]
+            calls = [(t, r) for t, r in history if r is not None]
+        else:
+            span = [t for t, _, _ in recent]
+            calls = [(t, r) for t, r, paced in recent if r is not None and not paced]
         last = list(recent)[-16:]
         times = [t for t, _, _ in last]
         readies = [r for _, r, _ in last]
@@ -559,13 +569,6 @@ class _VblankGrid:
         steady = False
         if not fixed:
             found = self._common_period(intervals, noisy)
-            # Judged over the longer history while vsync is judged off: a free-running loop
-            # tries a grid with every present, and in a window of 30 one in a few hundred
-            # walks stays near a line by chance; over 60 hardly any does.
-            history = self._history
-            span = [t for t, _, _ in recent]
-            if not waiting and len(history) > len(span):
-                span = list(history)
             if found is not None and len(recent) >= STEADY_PRESENTS and _wanders(span, found):
                 # no reported rate vouches for it, and the presents drift off it like a loop
                 # running at its own rate (a slow present without vsync: see _wanders)
@@ -607,7 +610,7 @@ class _VblankGrid:
         if best is None or best[0] > 2 * tolerance:
             return False
         spread, phase, ns, residuals = best
-        if self._unpinned(origin, phase, period):
+        if self._unpinned(origin, phase, period, 4 * tolerance > period, calls):
             return False
         # A late wake-up among these few presents (a busy desktop) is not noise to fit: until
         # the window holds TRIM presents nothing is trimmed, so it would stay the late edge, the
@@ -658,7 +661,9 @@ class _VblankGrid:
             return PINNED_PRESENTS
         return ESTABLISH_PRESENTS
 
-    def _unpinned(self, origin: int, phase: float, period: float) -> bool:
+    def _unpinned(
+        self, origin: int, phase: float, period: float, tolerant: bool, calls: list[tuple[int, int]]
+    ) -> bool:
         """Whether the recent presents returned scattered across the trial grid far more than
         their durations vary: their time was the present's own work, not a wait for a vblank.
 
@@ -682,7 +687,10 @@ class _VblankGrid:
         too (their images wait in the queue), but the start-up probes, sent back to back,
         fill it and wait.
         """
-        if self._follows_calls(period):
+        follows = self._follows_calls(period, calls)
+        if follows or (follows is None and tolerant and len(self._recent) < RECENT_PRESENTS):
+            # a grid that lets returns a quarter period off count as on it waits for every
+            # recent present before it starts undecided
             return True
         pairs = [(t, t - ready) for t, ready, _ in self._recent if ready is not None]
         count = len(pairs)
@@ -694,9 +702,10 @@ class _VblankGrid:
         scatter, _ = _circular_span([t - origin - phase for t, _ in pairs], period, trim)
         return scatter > max(period / 2, UNPINNED_RATIO * spread + self.settings.block_on_ns)
 
-    def _follows_calls(self, period: float) -> bool:
+    def _follows_calls(self, period: float, recent: list[tuple[int, int]]) -> bool | None:
         """Whether the recent unpaced presents took as long wherever their calls fell on a
-        grid of ``period``: each return followed its call, not a vblank.
+        grid of ``period``: each return followed its call, not a vblank (``None``: the
+        presents cannot tell, too few or their calls too alike).
 
         A present that waits for its vblank takes the wait from its call to that vblank plus
         the wake-up noise: called a millisecond later, it returns a millisecond sooner. Its
@@ -713,9 +722,8 @@ class _VblankGrid:
         durations follow the waits, whatever the display (in 300 simulated windows of a
         loop copying without vsync, 10 % then looked like waits).
         """
-        recent = [(t, ready) for t, ready, paced in self._recent if ready is not None and not paced]
         if len(recent) < FOLLOW_PRESENTS:
-            return False
+            return None
         times = [t for t, _ in recent]
         readies: list[int | None] = [r for _, r in recent]
         origin = times[0]
@@ -736,19 +744,35 @@ class _VblankGrid:
                     # presents alike fit them equally well)
                     best = (high - low, phase + (low + high) / 2)
             if best is None:
-                return False
+                return None
             placed = _place_all(times, readies, origin, best[1], period)
             if placed is None:
-                return False
-            waits = [t - e - r for (t, r), e in zip(recent[test], placed[1][test], strict=True)]
-            durations = [t - r for t, r in recent[test]]
-            mw, md = sum(waits) / len(waits), sum(durations) / len(durations)
-            points.extend((w - mw, d - md) for w, d in zip(waits, durations, strict=True))
+                return None
+            # Only presents called so long before their vblank that no wake-up noise (the
+            # bound the other half shows) could have made them return at once, unseen (an
+            # early wake-up): nearer, a wait's duration grows by less than the wait.
+            lead = min(best[0] / 2, period / 2) + self.settings.block_on_ns
+            pairs = [
+                (t - e - r, t - r)
+                for (t, r), e in zip(recent[test], placed[1][test], strict=True)
+                if t - e - r >= lead
+            ]
+            if len(pairs) < 3:
+                continue
+            mw = sum(w for w, _ in pairs) / len(pairs)
+            md = sum(d for _, d in pairs) / len(pairs)
+            points.extend((w - mw, d - md) for w, d in pairs)
+        if len(points) < FOLLOW_PRESENTS // 2:
+            return None
         fit = _robust_slope([w for w, _ in points], [d for _, d in points])
         if fit is None:
-            return False
+            return None
         slope, sigma = fit
-        return slope < FOLLOW_SLOPE and sigma <= FOLLOW_SIGMA
+        if slope + 2.0 * sigma < FOLLOW_SLOPE:
+            return True  # below what any wait shows, by two standard errors
+        if slope - 2.0 * sigma > 0.0:
+            return False  # above what a copy shows
+        return None
 
     def _agrees_with_prior(self, times: list[int], prior: float) -> bool:
         """Whether the least-squares period of ``times`` (counted in whole nominal periods) lies
@@ -849,7 +873,7 @@ class _VblankGrid:
         if noisy:
             self._recent.append((present_ns, ready_ns, paced))
         if noisy and not paced:
-            self._history.append(present_ns)
+            self._history.append((present_ns, ready_ns))
         else:
             # a present that returned at once, or that the limiter paced, is no free-running
             # loop's: the history starts again
