@@ -104,6 +104,8 @@ FOLLOW_PRESENTS = 20
 #: early wake-ups of presents called just before their vblank return at once and are not
 #: seen; one doing its own work: 0).
 FOLLOW_SLOPE = 0.5
+#: ... and that lies within two standard errors and this of flat.
+FOLLOW_FLAT = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -610,7 +612,7 @@ class _VblankGrid:
         if best is None or best[0] > 2 * tolerance:
             return False
         spread, phase, ns, residuals = best
-        if self._unpinned(origin, phase, period, 4 * tolerance > period, calls):
+        if self._unpinned(origin, phase, period, calls):
             return False
         # A late wake-up among these few presents (a busy desktop) is not noise to fit: until
         # the window holds TRIM presents nothing is trimmed, so it would stay the late edge, the
@@ -662,7 +664,7 @@ class _VblankGrid:
         return ESTABLISH_PRESENTS
 
     def _unpinned(
-        self, origin: int, phase: float, period: float, tolerant: bool, calls: list[tuple[int, int]]
+        self, origin: int, phase: float, period: float, calls: list[tuple[int, int]]
     ) -> bool:
         """Whether the recent presents returned scattered across the trial grid far more than
         their durations vary: their time was the present's own work, not a wait for a vblank.
@@ -687,10 +689,7 @@ class _VblankGrid:
         too (their images wait in the queue), but the start-up probes, sent back to back,
         fill it and wait.
         """
-        follows = self._follows_calls(period, calls)
-        if follows or (follows is None and tolerant and len(self._recent) < RECENT_PRESENTS):
-            # a grid that lets returns a quarter period off count as on it waits for every
-            # recent present before it starts undecided
+        if self._follows_calls(period, calls):
             return True
         pairs = [(t, t - ready) for t, ready, _ in self._recent if ready is not None]
         count = len(pairs)
@@ -702,10 +701,10 @@ class _VblankGrid:
         scatter, _ = _circular_span([t - origin - phase for t, _ in pairs], period, trim)
         return scatter > max(period / 2, UNPINNED_RATIO * spread + self.settings.block_on_ns)
 
-    def _follows_calls(self, period: float, recent: list[tuple[int, int]]) -> bool | None:
+    def _follows_calls(self, period: float, recent: list[tuple[int, int]]) -> bool:
         """Whether the recent unpaced presents took as long wherever their calls fell on a
-        grid of ``period``: each return followed its call, not a vblank (``None``: the
-        presents cannot tell, too few or their calls too alike).
+        grid of ``period``: each return followed its call, not a vblank. (False also when the
+        presents cannot tell: too few, or their calls too alike.)
 
         A present that waits for its vblank takes the wait from its call to that vblank plus
         the wake-up noise: called a millisecond later, it returns a millisecond sooner. Its
@@ -723,7 +722,7 @@ class _VblankGrid:
         loop copying without vsync, 10 % then looked like waits).
         """
         if len(recent) < FOLLOW_PRESENTS:
-            return None
+            return False
         times = [t for t, _ in recent]
         readies: list[int | None] = [r for _, r in recent]
         origin = times[0]
@@ -744,10 +743,10 @@ class _VblankGrid:
                     # presents alike fit them equally well)
                     best = (high - low, phase + (low + high) / 2)
             if best is None:
-                return None
+                return False
             placed = _place_all(times, readies, origin, best[1], period)
             if placed is None:
-                return None
+                return False
             # Only presents called so long before their vblank that no wake-up noise (the
             # bound the other half shows) could have made them return at once, unseen (an
             # early wake-up): nearer, a wait's duration grows by less than the wait.
@@ -763,16 +762,16 @@ class _VblankGrid:
             md = sum(d for _, d in pairs) / len(pairs)
             points.extend((w - mw, d - md) for w, d in pairs)
         if len(points) < FOLLOW_PRESENTS // 2:
-            return None
+            return False
         fit = _robust_slope([w for w, _ in points], [d for _, d in points])
         if fit is None:
-            return None
+            return False
         slope, sigma = fit
-        if slope + 2.0 * sigma < FOLLOW_SLOPE:
-            return True  # below what any wait shows, by two standard errors
-        if slope - 2.0 * sigma > 0.0:
-            return False  # above what a copy shows
-        return None
+        # Below what any wait shows, and flat, by two standard errors. (Falling is no copy's
+        # either: a copy of its own before the wait whose length jitters across the vblank
+        # makes a wait's duration fall as the wait grows, since the nearer the vblank the
+        # call, the likelier the image skips it.)
+        return slope + 2.0 * sigma < FOLLOW_SLOPE and abs(slope) <= 2.0 * sigma + FOLLOW_FLAT
 
     def _agrees_with_prior(self, times: list[int], prior: float) -> bool:
         """Whether the least-squares period of ``times`` (counted in whole nominal periods) lies
