@@ -1171,6 +1171,37 @@ def _circular_span(values: Sequence[float], period: float, trim: int) -> tuple[f
     return best
 
 
+def _off_grid_leaders(returns: list[int]) -> int:
+    """How many of the first two probe returns lie off the grid of the later ones (at most
+    two: a swap chain holds up to three images), when the first probe took time.
+
+    From the fourth return on, probes sent back to back into a full swap chain each wait for
+    a vblank: their returns fix a grid. A probe that waited returned on it, within the noise
+    the later returns show (or an eighth of a period); one that did its own work (a copy)
+    and found room returned after its work, anywhere in the period. (A variable-refresh
+    panel shows its first image when the copy is done and times the next a period after:
+    its first return is on the grid.) A return off it by chance within the tolerance is
+    taken for a wait: no queue is seen, as before.
+    """
+    later = returns[3:]
+    intervals = sorted(b - a for a, b in pairwise(later))
+    period = intervals[len(intervals) // 2]
+    residuals = [t - later[0] - period * k for k, t in enumerate(later)]
+    middle = (max(residuals) + min(residuals)) / 2
+    tolerance = max(period / 8, 2 * (max(residuals) - min(residuals)))
+    leaders = 0
+    for t in returns[:2]:
+        offset = (t - later[0] - middle) % period
+        if min(offset, period - offset) <= tolerance:
+            break
+        if leaders and offset < t - returns[0]:
+            # the first image flipped before this probe was done: it found room because the
+            # chain drained during its copy, not because the chain holds a third image
+            break
+        leaders += 1
+    return leaders
+
+
 def _separating_band(samples: list[tuple[int, bool]]) -> tuple[int, int | None]:
     """The thresholds ``c`` with the fewest samples on their wrong side (``(s, True)`` with
     ``s >= c``, or ``(s, False)`` with ``s < c``): the lowest one, and the end of that run of
@@ -1414,12 +1445,20 @@ class VsyncDetector:
             self._probes_at_once = at_once + 1
             self._probe_returns = [present_ns]  # the latest at once
             return
-        if not at_once:
-            self._probes_at_once = None  # the first probe waited: no queue
-            return
         returns.append(present_ns)
+        if not at_once:
+            # The first probe took time: it waited, or did work of its own (a copy) and then
+            # found room. The waits after it tell: a probe that waited returned on their grid.
+            if len(returns) < QUEUE_PROBES + 3:
+                return
+            at_once = _off_grid_leaders(returns)
+            if not at_once:
+                self._probes_at_once = None  # the first probe waited: no queue
+                return
+            returns = returns[at_once - 1 :]
         if len(returns) < QUEUE_PROBES + 1:
             return
+        returns = returns[: QUEUE_PROBES + 1]
         first_wait = returns[1] - returns[0]
         # a late wake-up makes one interval long and the next short: both left out
         intervals = sorted(b - a for a, b in pairwise(returns[1:]))[1:-1]

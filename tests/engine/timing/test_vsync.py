@@ -427,3 +427,50 @@ def test_a_loop_that_waits_is_never_taken_for_one_that_copies(
         if i >= 120:
             verdicts.add(detector.verdict)
     assert verdicts == {True}
+
+
+def swap_chain_probes(
+    refresh_hz: float, depth: int, copy_ns: int, *, count: int = 30, seed: int = 1
+) -> list[tuple[int, int]]:
+    """Probes sent back to back into a swap chain of ``depth`` images with vsync: each copies
+    ``copy_ns`` (+-25 %) first, then returns at once while a place is free, else when a vblank
+    frees one (+-50 us of wake-up noise). ``(present_ns, block_ns)`` per probe."""
+    rng = random.Random(seed)
+    period = NS_PER_S / refresh_hz
+    offset = rng.uniform(0, period)
+    now = round(rng.uniform(1, 100) * NS_PER_S)
+    waiting: list[int] = []
+    last = -1
+    out = []
+    for _ in range(count):
+        call = now
+        now += round(copy_ns * rng.uniform(0.75, 1.25))
+        last = max(int((now - offset) // period) + 1, last + 1)
+        waiting = [v for v in waiting if v > now] + [round(offset + last * period)]
+        if len(waiting) < depth:
+            now += 1_000
+        else:
+            now = max(now, waiting[len(waiting) - depth] + round(rng.uniform(-50e3, 50e3)))
+        out.append((now, now - call))
+    return out
+
+
+@pytest.mark.parametrize("copy_ms", [1.0, 2.5, 4.0])
+def test_probes_that_copy_first_still_show_the_swap_chain(copy_ms: float) -> None:
+    """A present that copies before it waits takes time even when the swap chain has room, so
+    "returned at once" cannot tell the first probes. Their returns can: one that found room
+    returned after its copy, off the grid the later probes' waits fix. A queue is seen in most
+    starts (a return that falls on that grid by chance is taken for a wait, and a second
+    probe that found room only because the chain drained during its copy is not counted),
+    never deeper than it is, and a present without a queue is never taken for one."""
+    seen = 0
+    for seed in range(20):
+        for depth in (1, 2, 3):
+            detector = VsyncDetector(nominal_hz=60.0)
+            for present, block in swap_chain_probes(
+                60.0, depth, round(copy_ms * NS_PER_MS), seed=seed
+            ):
+                detector.observe(present, block, probe=True)
+            assert detector.queue_offset <= depth - 1, (seed, depth)
+            seen += detector.queue_offset > 0
+    assert seen >= 20  # of 40 starts with a queue
