@@ -1562,6 +1562,10 @@ class VsyncDetector:
         ``QUEUE_PROBES`` waits after it spread wider): a probe called after a vblank whose
         wake-up came early returns at once too (240 Hz with +-2 ms: 4 seeds in 10 took a
         queue for seen, and placed every image a vblank late).
+
+        A present that copies the picture before it waits takes time even when it finds
+        room: then the probes that found room are told by where they returned, off the grid
+        the later probes' waits fix (see ``_off_grid_leaders``).
         """
         return self._grid.queue_offset
 
