@@ -599,16 +599,7 @@ class _VblankGrid:
             # 240 Hz: 2.08 ms) is believed only once enough presents show it is one
             return False
         origin = times[0]
-        best: tuple[float, float, list[int], list[float]] | None = None
-        for step in range(self.PHASE_STEPS):
-            phase = period * step / self.PHASE_STEPS
-            placed = _place_all(times, readies, origin, phase, period)
-            if placed is None:
-                continue
-            ns, residuals = placed
-            spread = max(residuals) - min(residuals)
-            if best is None or spread < best[0]:
-                best = (spread, phase, ns, residuals)
+        best = self._best_phase(times, readies, origin, period)
         if best is None or best[0] > 2 * tolerance:
             return False
         spread, phase, ns, residuals = best
@@ -653,6 +644,24 @@ class _VblankGrid:
         self._last_n = ns[-1] + self.queue_offset
         self._shadow = (times[-1], ns[-1], ns[-1])
         return True
+
+    def _best_phase(
+        self, times: list[int], readies: list[int | None], origin: int, period: float
+    ) -> tuple[float, float, list[int], list[float]] | None:
+        """The phase (of ``PHASE_STEPS`` tried) that places the presents on a grid of
+        ``period`` with the smallest spread of residuals: (that spread, the phase, the
+        presents' vblank indices, their residuals), or ``None`` when no phase places them."""
+        best: tuple[float, float, list[int], list[float]] | None = None
+        for step in range(self.PHASE_STEPS):
+            phase = period * step / self.PHASE_STEPS
+            placed = _place_all(times, readies, origin, phase, period)
+            if placed is None:
+                continue
+            ns, residuals = placed
+            spread = max(residuals) - min(residuals)
+            if best is None or spread < best[0]:
+                best = (spread, phase, ns, residuals)
+        return best
 
     def _presents_needed(self) -> int:
         """Presents needed before a grid may start (presents that blocked abstain until
@@ -733,26 +742,20 @@ class _VblankGrid:
             (slice(0, None, 2), slice(1, None, 2)),
             (slice(1, None, 2), slice(0, None, 2)),
         ):
-            best: tuple[float, float] | None = None
-            for step in range(self.PHASE_STEPS):
-                phase = period * step / self.PHASE_STEPS
-                placed = _place_all(times[train], readies[train], origin, phase, period)
-                if placed is None:
-                    continue
-                low, high = min(placed[1]), max(placed[1])
-                if best is None or high - low < best[0]:
-                    # the grid through the middle of the returns (phases that place the
-                    # presents alike fit them equally well)
-                    best = (high - low, phase + (low + high) / 2)
-            if best is None:
+            fitted = self._best_phase(times[train], readies[train], origin, period)
+            if fitted is None:
                 return False
-            placed = _place_all(times, readies, origin, best[1], period)
+            spread, phase, _, residuals = fitted
+            # the grid through the middle of the returns (phases that place the presents
+            # alike fit them equally well)
+            phase += (min(residuals) + max(residuals)) / 2
+            placed = _place_all(times, readies, origin, phase, period)
             if placed is None:
                 return False
             # Only presents called so long before their vblank that no wake-up noise (the
             # bound the other half shows) could have made them return at once, unseen (an
             # early wake-up): nearer, a wait's duration grows by less than the wait.
-            lead = min(best[0] / 2, period / 2) + self.settings.block_on_ns
+            lead = min(spread / 2, period / 2) + self.settings.block_on_ns
             pairs = [
                 (t - e - r, t - r)
                 for (t, r), e in zip(recent[test], placed[1][test], strict=True)
