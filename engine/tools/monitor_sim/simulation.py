@@ -19,7 +19,8 @@ of updates, and measures what a player would see:
   the heavy-tailed noise woke late) and the frame after each, whose image could not be on time
   whatever the policy, frames where the hitch guard dropped time (reported as dropped time), and
   the start-up frames up to the vsync detector's first verdict and the one after it (where
-  ``auto`` leaves ``strict``);
+  ``auto`` leaves ``strict``), or up to frame ``VERDICT_FRAMES`` (120) if no verdict came by then
+  (a loop that never decides is judged on what it shows, not left out as error-free);
 * presents per second (``fps``) and, with vsync, ``held_vblanks``: vblanks a finished frame waited
   through although it could have been shown at them (a planned hold or the limiter);
   ``discarded_frames``: frames rendered but never presented (too late for their vblank, see
@@ -27,7 +28,7 @@ of updates, and measures what a player would see:
   updates count with the next image's (the digits, double and zero-update frames are per image);
 * input latency: for an input read at the start of each frame, the time until the first image whose
   state includes it is on screen (the first frame from then on that runs a tick), mean and 99th
-  percentile, in steady state as the motion error (from the frame after the first verdict's on);
+  percentile, in steady state as the motion error;
 * the vsync detector's verdict and refresh estimate, and when they became right.
 """
 
@@ -55,6 +56,10 @@ from engine.tools.monitor_sim.policies import build_policy
 
 #: Reference noise: uniform in ±(1/60 * 0.005) s (DESIGN.md §4).
 REFERENCE_NOISE_MS = 1000.0 / 60.0 * 0.005
+#: Frames within which the first verdict must be right (the verdict goal). Steady state, where
+#: motion, vblank error and latency are measured, starts after the first verdict or after these
+#: frames, whichever comes first: a loop that never decides is judged on what it shows.
+VERDICT_FRAMES = 120
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +328,7 @@ def _measure(
     slow = list(hitches | display.late_sleeps)
     hitch = np.isin(frame_ids, slow) | np.isin(frame_ids - 1, slow)
     decided = next((r.index for r in frames if r.vsync is not None), len(frames))
+    decided = min(decided, VERDICT_FRAMES)
     image_ok = ~(hitch | (frame_dropped > 0) | (frame_ids <= decided + 1))
     # the images that were ever on screen (a mailbox drops those superseded before their vblank)
     visible = np.array(shown_images(indices, display.mailbox), dtype=bool) & presented
@@ -336,8 +342,8 @@ def _measure(
     input_ns = np.array(
         [r.frame_ns if r.input_ns is None else r.input_ns for r in frames], dtype=np.int64
     )
-    # in steady state, from the frame after the first verdict on (all, if none ever came)
-    steady = decided + 2 if decided < len(frames) else 0
+    # in steady state, as the motion error
+    steady = decided + 2
     latency = _latency_ns(input_ns, shown_at, updates, visible)[steady:]
     held = _held_vblanks(
         display,

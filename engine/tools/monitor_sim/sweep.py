@@ -23,14 +23,13 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from engine.tools.monitor_sim.matrix import JITTER_CELLS, jitter_config, run_cells
-from engine.tools.monitor_sim.simulation import SimConfig, SimResult
+from engine.tools.monitor_sim.simulation import VERDICT_FRAMES, SimConfig, SimResult
 
 __all__ = ["CellSweep", "Worst", "format_sweep", "sweep_seeds", "verdict_is_right"]
 
 #: Policies run for every cell and seed.
 SWEEP_POLICIES = ("auto", "interpolated", "strict")
-#: Frames within which the first verdict must be right, and a switch of vsync must be noticed.
-VERDICT_FRAMES = 120
+#: Frames within which a switch of vsync must be noticed (the first verdict: ``VERDICT_FRAMES``).
 SWITCH_FRAMES = 60
 
 

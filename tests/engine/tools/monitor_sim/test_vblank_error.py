@@ -75,3 +75,14 @@ def test_strict_never_aims_or_discards() -> None:
     r = simulate(config)
     assert r.discarded_frames == 0
     assert r.repeated_vblanks == simulate(replace(config, aim=False)).repeated_vblanks
+
+
+def test_a_loop_that_never_decides_is_measured_on_what_it_shows() -> None:
+    """A loop whose detector never gives a verdict (``adaptive_interval`` feeds it nothing) is
+    measured from the verdict goal's frame on, not hidden as error-free: at 75 Hz its 60 Hz
+    frames show for one or two vblanks, a judder every player sees."""
+    r = simulate(SimConfig(policy="adaptive_interval", refresh_hz=75.0, updates=600))
+    assert r.verdict_changes == [(0, None)]
+    assert r.repeated_vblanks > 0
+    assert r.vblank_error_rms_ms > 1.0
+    assert r.motion_error_rms_ms > 1.0
