@@ -178,6 +178,8 @@ class GameLoop:
     ) -> None:
         self.clock = clock
         self.pacer = pacer
+        # what a frame would tick, for the planner's checks (see PresentPlanner.plan)
+        self._ticks_at = pacer.ticks_due if isinstance(pacer, FramePacer) else None
         self.detector = detector or VsyncDetector()
         self.limiter = limiter
         self.limit_when = LimitWhen(limit_when)
@@ -235,7 +237,9 @@ class GameLoop:
             # (ALWAYS) the presents stay on their even grid, but for a while after the display
             # changed (the paced presents abstain, so only checks can undo an old verdict)
             checks = limit_when is AUTO or frame.real_ns < self._checks_until_ns
-            plan = planner.plan(frame.real_ns, limiting=limiting, checks=checks)
+            plan = planner.plan(
+                frame.real_ns, limiting=limiting, checks=checks, ticks_at=self._ticks_at
+            )
         delay = self.frame_delay
         kind = plan.kind
         delayed = False

@@ -260,6 +260,14 @@ class FramePacer:
         """Game time that a render with ``alpha`` shows (between the previous and newest tick)."""
         return (self.ticks - 1 + alpha) * self._step_ns_float
 
+    def ticks_due(self, now_ns: int) -> int:
+        """How many ticks a frame at ``now_ns`` would run (before the hitch guard, as measured
+        time: the planner compares two moments for a frame with it, and changes nothing)."""
+        if self._last_ns is None or now_ns <= self._last_ns:
+            return 0
+        pending_u = self._pending_u + (now_ns - self._last_ns) * self._units_per_ns
+        return int((pending_u + self._half_u) // self._step_u)
+
     # -- control --------------------------------------------------------------------------------
     def resync(self) -> None:
         """Drop whatever time passes until the next frame (call after a level load or a pause)."""

@@ -27,8 +27,10 @@ decides, before the frame's updates run, *when the frame will be shown*:
   presented a little before its deadline (up to ``max_check_shift_ns``, within the slack), or as
   much after it when the work leaves no slack. If vsync is really on, that present still waits
   for a vblank (it blocks, and returns on the vblank grid); if it is off, it shows a little early
-  or late, as planned. Without checks a wrong "vsync off" verdict would seal itself: the limiter
-  may issue every present just before a vblank, where even vsync waits only microseconds.
+  or late, as planned. An early check that would split its ticks and the next frame's less
+  evenly than their deadlines do (0 and 2 where every frame runs one: ``ticks_at``, the pacer's
+  view) goes late instead. Without checks a wrong "vsync off" verdict would seal itself: the
+  limiter may issue every present just before a vblank, where even vsync waits only microseconds.
   While the latest vote disagrees with the verdict (:attr:`VsyncDetector.doubted`), every paced
   frame is a check: fresh evidence then outweighs the last 0.75 s of old votes sooner, and vsync
   switched on is noticed within 0.82 s instead of up to 1.17 s at ±2 ms of wake-up noise (60 Hz,
@@ -48,6 +50,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -258,20 +261,30 @@ class PresentPlanner:
         if self.limiter is not None:
             self.limiter.reset()
 
-    def plan(self, start_ns: int, *, limiting: bool, checks: bool = True) -> PresentPlan:
+    def plan(
+        self,
+        start_ns: int,
+        *,
+        limiting: bool,
+        checks: bool = True,
+        ticks_at: Callable[[int], int] | None = None,
+    ) -> PresentPlan:
         """Plan the frame that starts at ``start_ns`` (the previous present's return).
 
         Args:
             start_ns: The frame's start.
             limiting: Whether the limiter paces presents now.
             checks: Whether paced frames may be checked (see the module docstring).
+            ticks_at: The ticks a frame whose game time is the given moment would run (the
+                pacer's :meth:`~engine.timing.pacer.FramePacer.ticks_due`): a check is shifted
+                to the side of its deadline where it runs the ticks the frame would have run.
         """
         # the image can flip no sooner than the work, then the present call's own work, are done
         # (on the vblank grid, as far as presents have been seen to skip vblanks for it)
         detector = self.detector
         ready_ns = start_ns + self.work.value_ns + self.settings.work_margin_ns
         if limiting and self.limiter is not None:
-            plan = self._plan_paced(start_ns, ready_ns + detector.present_cost_ns, checks)
+            plan = self._plan_paced(start_ns, ready_ns + detector.present_cost_ns, checks, ticks_at)
         elif detector.verdict is not False and detector.period_ns is not None:
             plan = self._plan_vblank(start_ns, ready_ns + detector.planning_cost_ns)
         else:
@@ -407,7 +420,13 @@ class PresentPlanner:
                 self._cadence = cadence
         return self._cadence
 
-    def _plan_paced(self, start_ns: int, ready_ns: int, checks: bool) -> PresentPlan:
+    def _plan_paced(
+        self,
+        start_ns: int,
+        ready_ns: int,
+        checks: bool,
+        ticks_at: Callable[[int], int] | None,
+    ) -> PresentPlan:
         limiter = self.limiter
         assert limiter is not None
         interval = limiter.interval_ns
@@ -436,8 +455,20 @@ class PresentPlanner:
                 )
                 early = min(deadline - ready_ns, most)
                 # early if the work leaves time before the deadline, else late
-                issue_ns = (
-                    deadline - early if early >= settings.min_check_shift_ns else deadline + most
-                )
+                can_early = early >= settings.min_check_shift_ns
+                issue_ns = deadline - early if can_early else deadline + most
+                if ticks_at is not None and can_early:
+                    # A check rendered for a moment before a tick boundary its deadline is
+                    # after runs one tick fewer, and the frame after it one more. Where every
+                    # frame runs a tick that is 0 and 2 every few frames, and each input read
+                    # in the first shown a frame later: then the check goes as far after its
+                    # deadline (where ticks longer than two shifts have no boundary). Where
+                    # frames outnumber ticks, the tick only moves to the next frame: the
+                    # check stays early (a late one is more exposed to a late wake-up).
+                    both = ticks_at(deadline + shown)  # this frame's and the next one's
+                    regular = ticks_at(deadline + shown - lead_ns)
+                    checked = ticks_at(issue_ns + shown - lead_ns)
+                    if max(checked, both - checked) > max(regular, both - regular):
+                        issue_ns = deadline + most
                 return PresentPlan(PlanKind.CHECK, issue_ns + shown, issue_ns, lead_ns, None)
         return PresentPlan(PlanKind.PACED, deadline + shown, deadline, lead_ns, None)

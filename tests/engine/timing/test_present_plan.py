@@ -7,10 +7,13 @@ from fractions import Fraction
 
 from engine.timing import (
     FrameLimiter,
+    FramePacer,
+    FrameTime,
     PlanKind,
     PlanSettings,
     PresentPlan,
     PresentPlanner,
+    TickRate,
     VsyncDetector,
     WorkEstimate,
     WorkWindow,
@@ -283,3 +286,46 @@ def test_with_no_slack_before_the_deadline_a_check_comes_a_little_late() -> None
     assert previous.display_ns is not None and check.display_ns is not None
     deadline = previous.display_ns + NS_PER_S / 60
     assert abs(check.display_ns - deadline - PlanSettings().max_check_shift_ns) <= 1
+
+
+def ticks_per_frame(checks_see_ticks: bool) -> tuple[list[int], int]:
+    """60 Hz ticks paced by a 60 Hz limiter whose deadlines fall 1 ms after each tick boundary
+    (the accumulator rounds at half a tick; a limiter reset mid-run leaves any phase): the ticks
+    of 60 frames, and how many checks came after their deadline."""
+    pacer = FramePacer(TickRate.from_hz(60))
+    planner = PresentPlanner(VsyncDetector(), FrameLimiter(Fraction(60)))
+    for _ in range(3):
+        planner.finished(5 * NS_PER_MS)
+    step = NS_PER_S // 60
+    first = planner.plan(0, limiting=True)
+    assert first.display_ns is not None
+    origin = first.display_ns - NS_PER_MS - step // 2  # the pacer's time 0
+    pacer.advance(FrameTime(origin, origin))
+    ticks, late = [], 0
+    start = first.display_ns + 1_000
+    for _ in range(60):
+        plan = planner.plan(
+            start, limiting=True, ticks_at=pacer.ticks_due if checks_see_ticks else None
+        )
+        assert plan.display_ns is not None
+        frame_ns = plan.display_ns - plan.lead_ns
+        due = pacer.ticks_due(frame_ns)
+        ticks.append(pacer.advance(FrameTime(start, frame_ns)).updates)
+        assert ticks[-1] == due  # what the planner was told is what the frame ran
+        deadline = first.display_ns + round(
+            (plan.display_ns - first.display_ns) * 60 / NS_PER_S
+        ) * (NS_PER_S / 60)
+        late += plan.kind is PlanKind.CHECK and plan.display_ns > deadline
+        start = plan.display_ns + 1_000
+    return ticks, late
+
+
+def test_a_check_never_moves_a_frame_across_a_tick_boundary() -> None:
+    """A check shifted early across a tick boundary would run no tick, and the frame after it
+    two (each input read in it shown a frame later); it goes as far after its deadline
+    instead, and every frame runs one tick. (Without the ticks, the same frames run 0 and 2.)"""
+    ticks, late = ticks_per_frame(checks_see_ticks=True)
+    assert ticks == [1] * 60
+    assert late >= 15  # one second of frames: a check every 50 ms
+    blind, _ = ticks_per_frame(checks_see_ticks=False)
+    assert blind.count(0) >= 15 and blind.count(2) >= 15
