@@ -389,6 +389,8 @@ class GameLoop:
         self._probe()
         present_ns = self.clock.now_ns()
         estimate = self.detector.observe(present_ns, present_ns - ready_ns, probe=True)
+        if not self._probes_left:
+            self.detector.probes_done()
         if self.planner is not None:
             self.planner.shown(estimate)
         self._frame = FrameTime(real_ns=present_ns, smooth_ns=estimate.smooth_ns)

@@ -319,13 +319,24 @@ class PresentPlanner:
             # placed at: it did not wait for it. Vsync has just been switched off, or the grid is
             # wrong: do not hold this frame for a vblank that means nothing.
             previous = None
+        # Vblanks from the previous image to this one's: one, or in a swap chain the usual
+        # cadence. A present that finds room there returns at once, so no wait paces the
+        # frames: each would flip at the first vblank its work makes, one or two periods
+        # apart, at places a grid that only the start-up probes trained drifts away from.
+        # Held to the cadence, they flip at one place in the period, as a loop whose presents
+        # wait does, until the drift carries a vblank past it.
+        cadence = self._usual_vblanks(period) if detector.found_room else 1
         earliest = ready_ns + uncertainty
         if previous is not None:
-            earliest = max(earliest, previous + round(period / 2))
+            earliest = max(earliest, previous + round((cadence - 0.5) * period))
         target = detector.vblank_after(earliest)
         if target is None:
             return FREE_PLAN
-        if previous is not None and target - previous > 1.5 * period and self.settings.aim:
+        if (
+            previous is not None
+            and target - previous > (cadence + 0.5) * period
+            and self.settings.aim
+        ):
             # the vblank before the target: the previous image's next one or later, which the
             # work may make (holding for the target repeats the previous image there)
             earlier = detector.vblank_after(target - round(1.5 * period))
@@ -334,9 +345,13 @@ class PresentPlanner:
         issue_ns = None
         if previous is not None and target - previous > 1.5 * period:
             # just after the vblank before the target, so the image cannot flip there; but soon
-            # enough that the present's own work is done before the target
+            # enough that the present's own work is done before the target. In a swap chain
+            # the present finds room and its image flips at the first vblank after it, where
+            # nothing but the probes placed the grid: half a period from both, the farthest
+            # the grid can drift before an image flips a vblank off its plan.
             cost = detector.planning_cost_ns
-            issue_ns = min(target - round(period) + guard, target - cost - guard)
+            after = round(period / 2) if detector.found_room else guard
+            issue_ns = min(target - round(period) + after, target - cost - guard)
         vblanks = None
         if self._last_plan_ns is not None and target - self._last_plan_ns > period / 2:
             vblanks = round((target - self._last_plan_ns) / period)

@@ -437,6 +437,43 @@ class _VblankGrid:
             self._since_check = 0
             self._check_prior()
 
+    def _use_period(self, period: float) -> None:
+        """Place the fitted presents on a new period (the phase is refitted from them next)."""
+        self.period_ns = period
+        self._points = deque((n, t, round(t - period * n), k) for n, t, _, k in self._points)
+        self._sorted = sorted(key for _, _, key, _ in self._points)
+        self._sorted_clean = sorted(key for _, _, key, k in self._points if k)
+
+    def settle(self) -> None:
+        """Take the period from the start-up probes, when they end.
+
+        Sent back to back, every probe that waited returned at a vblank: the cleanest presents
+        the loop will see. A loop whose frames take longer than a period in a swap chain that
+        holds images never waits again (each present finds room), so the grid keeps the period
+        it started on for the whole run (the median interval of the first probes: a
+        least-squares refit needs more clean presents than the probes give); at 230 Hz one
+        4 µs off carried the grid a whole period off in four seconds. Their Theil-Sen
+        slope, which a late wake-up cannot pull, is the period from here on; a nominal period
+        it refutes by ``prior_sigmas`` standard errors is refuted, as by
+        :meth:`_check_prior`. With fewer than ``PINNED_PRESENTS`` of them, nothing changes.
+        """
+        points = self._clean_points
+        if self.period_ns is None or len(points) < PINNED_PRESENTS:
+            return
+        fit = _robust_slope([float(n) for n, _ in points], [float(u) for _, u in points])
+        if fit is None:
+            return
+        slope, sigma = self._base_ns + fit[0], fit[1]
+        if self._fixed and self.prior_ns is not None:
+            if abs(slope - self.prior_ns) <= self.settings.prior_sigmas * sigma:
+                return
+            self.prior_refuted = True
+            self._fixed = False
+            self.measured_ns = None
+        self._use_period(slope)
+        self._refit()
+        self._refresh_caches()  # the tolerances follow the period
+
     def _refit(self) -> None:
         """Update the phase (and a free period) after the fitted presents changed."""
         period = self.period_ns
@@ -455,10 +492,7 @@ class _VblankGrid:
                 # step would cost a sort per present and jiggle the grid.)
                 period, changed = slope, True
         if changed:
-            self.period_ns = period
-            self._points = deque((n, t, round(t - period * n), k) for n, t, _, k in points)
-            self._sorted = sorted(key for _, _, key, _ in self._points)
-            self._sorted_clean = sorted(key for _, _, key, k in self._points if k)
+            self._use_period(period)
         keys = self._sorted
         count = len(keys)
         trim = count // self.TRIM
@@ -1271,6 +1305,7 @@ class VsyncDetector:
         "_since_cost",
         "_votes",
         "doubted",
+        "found_room",
         "frames",
         "planning_cost_ns",
         "present_cost_ns",
@@ -1310,6 +1345,9 @@ class VsyncDetector:
         self._placement_cost_ns = 0
         #: Whether the latest vote disagreed with the verdict: evidence worth checking again soon.
         self.doubted = False
+        #: Whether the latest present returned at once in a swap chain the probes showed: it
+        #: found room, and waited for nothing (see :attr:`queue_offset`).
+        self.found_room = False
         self.frames = 0
         self.nominal_hz = nominal_hz
 
@@ -1412,6 +1450,7 @@ class VsyncDetector:
         )
         if block_ns is not None and not probe and not paced:
             blocked = self._judge_against_paced(block_ns, blocked)
+        self.found_room = blocked is False and self._grid.queue_offset > 0
         grid = self._grid
         if probe and self._probes_at_once is not None and blocked is not None:
             self._learn_queue(present_ns, blocked)
@@ -1435,9 +1474,25 @@ class VsyncDetector:
                 vote = bool(blocked) and on_grid
             if vote is not None:
                 self._vote(present_ns, vote)
+            elif (
+                self.verdict is None
+                and not self._votes
+                and self._grid.queue_offset
+                and self.frames >= settings.decide_after_frames
+            ):
+                # The probes saw a swap chain: presents that waited, one a vblank, once it was
+                # full. That is vsync; but a loop whose frames take longer than a period finds
+                # room in the chain every time, and such presents abstain: when as many have
+                # abstained as votes would decide on, the probes decide.
+                self.verdict = True
         if smooth_ns is None:
             vblanks = None
         return PresentEstimate(present_ns, smooth_ns, vblanks)
+
+    def probes_done(self) -> None:
+        """The start-up probes are over: the grid takes their period (see
+        ``_VblankGrid.settle``)."""
+        self._grid.settle()
 
     def _learn_queue(self, present_ns: int, blocked: bool) -> None:
         """Count the start-up probes that return at once (see :attr:`queue_offset`)."""

@@ -98,8 +98,10 @@ def verdict_is_right(
     """
     at_start, switch_at = _vsync_over_the_run(config, frames)
     decided = [(frame, verdict) for frame, verdict in verdict_changes if verdict is not None]
-    if len(decided) != len(verdict_changes) - 1 or not decided:
-        return False  # undecided after the start, or never decided
+    if not decided or decided != list(verdict_changes[len(verdict_changes) - len(decided) :]):
+        return False  # never decided, or undecided after the start
+    if len(verdict_changes) - len(decided) > 1:
+        return False
     first_at, first = decided[0]
     if first is not at_start or first_at > VERDICT_FRAMES:
         return False

@@ -17,6 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.tools.monitor_sim.simulation import SimConfig, SimResult, simulate
+from engine.tools.monitor_sim.sweep import verdict_is_right
 
 UPDATES = 1500
 
@@ -52,10 +53,7 @@ def displays(
 
 def check_verdict(config: SimConfig, r: SimResult) -> None:
     """Right within 120 frames and never changed after; with vsync, the refresh measured."""
-    changes = r.verdict_changes
-    assert len(changes) == 2, changes
-    frame, verdict = changes[1]
-    assert verdict is config.vsync and frame <= 120, changes
+    assert verdict_is_right(config, r.verdict_changes, r.frames), r.verdict_changes
     if config.vsync:
         assert r.refresh_estimate_hz is not None
         assert abs(r.refresh_estimate_hz - config.refresh_hz) <= 0.05, r.refresh_estimate_hz
@@ -65,7 +63,9 @@ def check_verdict(config: SimConfig, r: SimResult) -> None:
 @given(config=displays(max_hz=240.0, max_noise_ms=0.25, present=False))
 def test_any_display_up_to_240_hz_is_judged_measured_and_smooth(config: SimConfig) -> None:
     """Known limit (README), left out: a queue of 2-3 frames whose 5 ms render does not fit a
-    refresh period (above ~180 Hz) stops blocking in a steady way and is judged vsync off."""
+    refresh period (above ~180 Hz) stops blocking; the start-up probes decide and the frames
+    are held to a cadence, but a slip of the drifting grid costs more than 0.05 ms of motion
+    (``test_jitter``: judged on and held to two vblanks)."""
     assume(config.queue_depth == 1 or 5.0 * config.refresh_hz / 1000.0 < 0.9)
     r = simulate(config)
     check_verdict(config, r)
@@ -121,7 +121,7 @@ def test_frame_delay_never_costs_smoothness(config: SimConfig, delay: bool) -> N
     votes said vsync off).
 
     Known limit (README), left out as in the test above: a queue of 2-3 frames whose 5 ms
-    render does not fit a refresh period is judged vsync off, delayed or not."""
+    render does not fit a refresh period, delayed or not."""
     from dataclasses import replace
 
     assume(config.queue_depth == 1 or 5.0 * config.refresh_hz / 1000.0 < 0.9)

@@ -56,6 +56,9 @@ def test_each_column_is_the_worst_seed_of_the_direct_runs() -> None:
         ("144Hz~2ms", [(0, None), (18, False)], False),  # wrong
         ("144Hz~2ms", [(0, None), (18, True), (900, False)], False),  # flipped later
         ("144Hz~2ms", [(0, None)], False),  # never decided
+        ("144Hz~2ms", [(0, True)], True),  # known from the start-up probes (a swap chain)
+        ("144Hz~2ms", [(0, True), (30, None), (40, True)], False),  # undecided again
+        ("144Hz~2ms", [(0, None), (18, None)], False),
         ("vsync-off~2ms", [(0, None), (15, False)], True),
         ("vsync-on-mid~2ms", [(0, None), (15, False), (1544, True)], True),
         ("vsync-on-mid~2ms", [(0, None), (15, False), (1564, True)], False),  # over a second
