@@ -98,10 +98,9 @@ def verdict_is_right(
     """
     at_start, switch_at = _vsync_over_the_run(config, frames)
     decided = [(frame, verdict) for frame, verdict in verdict_changes if verdict is not None]
-    if not decided or decided != list(verdict_changes[len(verdict_changes) - len(decided) :]):
+    undecided = len(verdict_changes) - len(decided)  # at most the first entry, at the start
+    if not decided or undecided > 1 or (undecided and verdict_changes[0][1] is not None):
         return False  # never decided, or undecided after the start
-    if len(verdict_changes) - len(decided) > 1:
-        return False
     first_at, first = decided[0]
     if first is not at_start or first_at > VERDICT_FRAMES:
         return False
