@@ -252,8 +252,7 @@ class _VblankGrid:
         # longer span (see _try_establish)
         self._history: deque[tuple[int, int | None]] = deque(maxlen=2 * RECENT_PRESENTS)
         #: The grid was started without a prior to vouch for it, its presents seen to stay
-        #: near it (``_steady_period``): it gets the wake-up noise allowance, up to a quarter
-        #: period (see tolerance_ns).
+        #: near it (``_steady_period``): it tolerates a quarter period (see tolerance_ns).
         self._steady = False
         self._points: deque[tuple[int, int, int, bool]] = deque()  # (n, t - origin, key, clean)
         self._sorted: list[int] = []  # residual keys, sorted
@@ -316,16 +315,18 @@ class _VblankGrid:
     def tolerance_ns(self, period: float, noisy: bool, steady: bool | None = None) -> float:
         """How far from its vblank a present may return and still count as on the grid.
 
-        ``noisy`` presents (those that blocked, or that the limiter paced) get the noise allowance,
-        on a grid whose period the OS's nominal rate vouches for (within 0.5 %), or on a grid
-        its presents were seen to stay near without one (up to a quarter period; see
-        ``_steady_period``); otherwise a grid is believed only when the presents land within a
-        tenth of a period of it. ``steady`` says whether the grid is one of those (a grid being
-        started); by default, the current grid.
+        ``noisy`` presents (those that blocked, or that the limiter paced) get the noise allowance
+        on a grid whose period the OS's nominal rate vouches for (within
+        ``prior_vouch_fraction``), and a quarter period on a grid its presents were seen to
+        stay near without one (``_steady_period``: staying near it is the evidence, whatever
+        the allowance; capped at the allowance, a 50 Hz display with +-2.9 ms of noise was
+        never found, and judged off); otherwise a grid is believed only when the presents land
+        within a tenth of a period of it. ``steady`` says whether the grid is one of those (a
+        grid being started); by default, the current grid.
         """
         strict = period * self.settings.grid_tolerance
         if noisy and (self._steady if steady is None else steady):
-            return min(period / 4, max(strict, self.settings.noise_allowance_ns))
+            return period / 4
         prior = self.prior_ns
         if (
             not noisy
