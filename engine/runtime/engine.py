@@ -62,6 +62,7 @@ from engine.timing import (
     VsyncDetector,
 )
 from engine.timing.clock import NS_PER_S
+from engine.timing.game_loop import PROBE_FRAMES
 
 
 def pacer_settings(config: Config) -> PacerSettings:
@@ -137,7 +138,7 @@ class Engine:
         headless: bool = False,
         display_hz: float = 60.0,
         realtime: bool = False,
-        probe_frames: int = 30,
+        probe_frames: int = PROBE_FRAMES,
     ) -> None:
         self.window = window
         self.config = config

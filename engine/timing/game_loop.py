@@ -65,6 +65,18 @@ from engine.timing.vsync import VsyncDetector
 DEADLINE_LATE_NS = 4_000_000
 #: ... or at most this long before it (clock granularity).
 DEADLINE_EARLY_NS = 500_000
+#: Start-up probes sent back to back, each called as the previous one returns: a swap chain
+#: fills, waits show the period, and the grid starts on them.
+BACK_TO_BACK_PROBES = 30
+#: Start-up probes in all (with a planner): after the back-to-back ones, each is called a
+#: different part of the interval after the previous return (the golden ratio's steps,
+#: ``OFFSET_STEP``), so their calls cover the period. A present that waits returns at its
+#: vblank wherever it was called, one that copies the picture without vsync its copy later
+#: (``VsyncDetector.probes_done``). Back to back only, a copy of about a period returned
+#: about a period apart, like waits (231 Hz reported, a 4.5 ms copy without vsync: judged
+#: on). With vsync each still takes one period: 16 more (0.27 s at 60 Hz).
+PROBE_FRAMES = BACK_TO_BACK_PROBES + 16
+OFFSET_STEP = 0.6180339887498949
 
 
 class PacingPolicy(Protocol):
@@ -170,7 +182,7 @@ class GameLoop:
         detector: VsyncDetector | None = None,
         limiter: FrameLimiter | None = None,
         limit_when: LimitWhen = LimitWhen.AUTO,
-        probe_frames: int = 30,
+        probe_frames: int = PROBE_FRAMES,
         probe: Callable[[], None] | None = None,
         planned: bool = True,
         plan_settings: PlanSettings | None = None,
@@ -195,7 +207,11 @@ class GameLoop:
         self._present = present
         self._poll_events = poll_events
         self._probe = probe or present
-        self._probes_left = max(0, probe_frames)
+        # the seeds' loops (unplanned) probed back to back only
+        self._probes_left = max(
+            0, probe_frames if planned else min(probe_frames, BACK_TO_BACK_PROBES)
+        )
+        self._probe_returns: list[int] = []
         self._limiting = False
         self._frame = FrameTime(real_ns=clock.now_ns())
         self._checks_until_ns = 0
@@ -385,9 +401,16 @@ class GameLoop:
 
     def _run_probe(self) -> FrameReport:
         self._probes_left -= 1
+        returns = self._probe_returns
+        if len(returns) >= BACK_TO_BACK_PROBES:
+            # called a different part of the interval after the previous return each time
+            interval = returns[-1] - returns[-2]
+            offset = (len(returns) * OFFSET_STEP) % 1.0
+            self.clock.sleep_until(returns[-1] + round(offset * interval))
         ready_ns = self.clock.now_ns()
         self._probe()
         present_ns = self.clock.now_ns()
+        returns.append(present_ns)
         estimate = self.detector.observe(present_ns, present_ns - ready_ns, probe=True)
         if not self._probes_left:
             self.detector.probes_done()

@@ -738,13 +738,17 @@ class _VblankGrid:
             # waiting in the queue: the durations say nothing there)
             return True
         pairs = [(t, t - ready) for t, ready, _ in self._recent if ready is not None]
-        count = len(pairs)
-        if count < PINNED_PRESENTS:
-            return False
-        trim = count // 8
+        return len(pairs) >= PINNED_PRESENTS and self._scattered(pairs, origin + phase, period)
+
+    def _scattered(self, pairs: list[tuple[int, int]], base: float, period: float) -> bool:
+        """Whether returns (``(return, duration)`` pairs) scatter around the grid
+        ``base + period * n`` (modulo the period) more than half a period and more than
+        ``UNPINNED_RATIO`` times their durations' spread plus ``block_on_ns``, an eighth of
+        them left out at each end of both (see ``_unpinned``)."""
+        trim = len(pairs) // 8
         durations = sorted(d for _, d in pairs)
         spread = durations[-1 - trim] - durations[trim]
-        scatter, _ = _circular_span([t - origin - phase for t, _ in pairs], period, trim)
+        scatter, _ = _circular_span([t - base for t, _ in pairs], period, trim)
         return scatter > max(period / 2, UNPINNED_RATIO * spread + self.settings.block_on_ns)
 
     def _follows_calls(self, period: float, recent: list[tuple[int, int]]) -> bool:
@@ -1297,11 +1301,13 @@ class VsyncDetector:
     __slots__ = (
         "_cost_samples",
         "_grid",
+        "_last_probe_ns",
         "_on_votes",
         "_paced_blocks",
         "_placement_cost_ns",
         "_presents",
         "_probe_returns",
+        "_probe_waits",
         "_probes_at_once",
         "_since_cost",
         "_votes",
@@ -1336,6 +1342,10 @@ class VsyncDetector:
         # the returns of the last of those and of the waiting ones (see queue_offset)
         self._probes_at_once: int | None = 0
         self._probe_returns: list[int] = []
+        # (time from the previous probe's return to this one's call, this one's return and
+        # duration) of the probes that took time (see _probes_copied)
+        self._probe_waits: list[tuple[int, int, int]] = []
+        self._last_probe_ns: int | None = None
         self._paced_blocks: deque[int] = deque(maxlen=window // 2)
         #: The present call's own cost in ns, as far as the flips prove it (0 while no present
         #: has been seen to miss a vblank it was called before; see :meth:`_learn_cost`).
@@ -1455,6 +1465,12 @@ class VsyncDetector:
         grid = self._grid
         if probe and self._probes_at_once is not None and blocked is not None:
             self._learn_queue(present_ns, blocked)
+        if probe and call_ns is not None and block_ns is not None:
+            previous, self._last_probe_ns = self._last_probe_ns, present_ns
+            delay = 0 if previous is None else call_ns - previous
+            if previous is not None and block_ns >= settings.block_on_ns:
+                self._probe_waits.append((delay, present_ns, block_ns))
+
         if call_ns is not None and grid.period_ns is not None and not paced:
             self._learn_cost(present_ns, call_ns)
         smooth_ns, vblanks, on_grid, unsure = grid.add(
@@ -1492,8 +1508,63 @@ class VsyncDetector:
 
     def probes_done(self) -> None:
         """The start-up probes are over: the grid takes their period (see
-        ``_VblankGrid.settle``)."""
+        ``_VblankGrid.settle``), and probes that took as long however late they were called
+        decide "off" (see :meth:`_probes_copied`)."""
         self._grid.settle()
+        if self.verdict is None and self._probes_copied():
+            # and the grid they started is none: the reported rate's tolerance (half a period
+            # above 200 Hz) would have every copy's return "on" it
+            self.verdict = False
+            self._grid.reset()
+            self._grid.prior_refuted = True
+            # what it learned from which of its vblanks images flipped at means nothing
+            for samples in self._cost_samples:
+                samples.clear()
+            self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
+
+    def _probes_copied(self) -> bool:
+        """Whether the probes called late took time for work of their own, not a wait.
+
+        The loop calls the later probes a different part of the interval after the previous
+        return each (``engine.timing.game_loop.BACK_TO_BACK_PROBES``), so their calls cover
+        the period. A probe that waits for its vblank returns there wherever it was called
+        (a swap chain, or a copy before the wait, alike): the returns stay at one place in
+        the period while the durations take up the delays. A present that copies the
+        picture without vsync returns its copy after its call: the durations vary only as
+        the copy does, and the returns go round the period with the calls. That is
+        ``_VblankGrid._scattered``, on presents whose calls were spread on purpose. Back to
+        back only, a copy of about a period (4.5 ms at 231 Hz reported) returned about a
+        period apart, like waits, and started a grid: such loops were judged vsync on.
+        """
+        waits = self._probe_waits
+        pairs = [(t, block) for delay, t, block in waits if delay > IMMEDIATE_NS]
+        # the back-to-back probes' intervals: a period, within twice the wake-up noise, if
+        # they waited (their returns scatter by half that)
+        intervals = sorted(delay + block for delay, _, block in waits if delay <= IMMEDIATE_NS)
+        if len(pairs) < QUEUE_PROBES or len(intervals) < QUEUE_PROBES or self.queue_offset:
+            # (in a swap chain a probe called late finds room, and returns after its own
+            # work too: its image waits in the queue)
+            return False
+        period = self._grid.period_ns or float(intervals[len(intervals) // 2])
+        # Wake-up noise near half a period (+-2 ms at 240 Hz) scatters waits' returns across
+        # the period too, but their durations take up the delays as well, and the
+        # back-to-back intervals vary by twice what it scatters returns by: the probes copied
+        # only if their returns scatter more than half a period, more than their durations
+        # spread (a copy's jitter) and more than those intervals vary.
+        trim = len(pairs) // 8
+        durations = sorted(block for _, block in pairs)
+        spread = durations[-1 - trim] - durations[trim] + self.settings.block_on_ns
+        noise, _ = _circular_span(intervals, period, len(intervals) // 8)
+        scatter, _ = _circular_span([t for t, _ in pairs], period, trim)
+        if scatter <= max(period / 2, spread, UNPINNED_RATIO * noise):
+            return False
+        # And a copy takes as long called late as back to back. A wait is shorter called
+        # late (by half a period on the whole), and so is a present in a swap chain the
+        # probes did not see (a copy before its wait hides the queue): called late it
+        # finds room and returns after its copy alone, as without vsync.
+        back_to_back = sorted(block for delay, _, block in waits if delay <= IMMEDIATE_NS)
+        late, early = durations[len(durations) // 2], back_to_back[len(back_to_back) // 2]
+        return late >= early - spread / 2
 
     def _learn_queue(self, present_ns: int, blocked: bool) -> None:
         """Count the start-up probes that return at once (see :attr:`queue_offset`)."""

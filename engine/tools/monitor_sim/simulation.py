@@ -51,6 +51,7 @@ from engine.timing import (
     VsyncDetector,
 )
 from engine.timing.clock import NS_PER_MS, NS_PER_S
+from engine.timing.game_loop import PROBE_FRAMES
 from engine.tools.monitor_sim.display import NoiseModel, SimDisplay, shown_images
 from engine.tools.monitor_sim.policies import build_policy
 
@@ -124,7 +125,7 @@ class SimConfig:
     reported_hz: float | None = None
     phase: str = "aligned"
     seed: int = 1
-    probe_frames: int = 30
+    probe_frames: int = PROBE_FRAMES
 
 
 @dataclass(slots=True)
@@ -482,7 +483,11 @@ def _vblank_error_ns(
     the dropped time added back) minus the sample's real time, less the straight line fitted
     through all of them: a constant lag (interpolation shows one tick late) or a constant rate
     difference (``locked``'s bend) is not what the eye sees as judder; a repeated image or a jump
-    is. Samples of images left out of the motion error (``image_ok`` false: hitches, dropped time,
+    is. One line for the samples on the vblank grid and one for those off it: vsync switched
+    on or off mid-run changes the lag once (``locked`` keeps whatever phase it locked at), a
+    jump the motion error counts once; across both halves a single line counted half of it at
+    every vblank of the run (``vsync-on-mid``: 0.03 or 0.31 ms for ``auto`` by the start-up's
+    phase alone). Samples of images left out of the motion error (``image_ok`` false: hitches, dropped time,
     start-up), and repeats while the next image was such a hitch, are left out here too.
 
     Returns:
@@ -513,9 +518,16 @@ def _vblank_error_ns(
     lag = game_on_screen[image][ok] - times
     if lag.size < 3:
         return np.zeros(0), repeated
-    times = times - times.mean()
-    slope = float(times @ (lag - lag.mean())) / float(times @ times or 1.0)
-    residual: np.ndarray = lag - lag.mean() - slope * times
+    # a line through each presentation's samples: on the vblank grid, and off it
+    residual: np.ndarray = np.zeros(lag.size)
+    regimes = on_grid[ok]
+    for regime in (True, False):
+        part = regimes == regime
+        if np.count_nonzero(part) < 3:
+            continue
+        t, part_lag = times[part] - times[part].mean(), lag[part] - lag[part].mean()
+        slope = float(t @ part_lag) / float(t @ t or 1.0)
+        residual[part] = part_lag - slope * t
     return residual, repeated
 
 

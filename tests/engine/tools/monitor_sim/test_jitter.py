@@ -262,8 +262,8 @@ def test_vsync_off_with_a_slow_present_is_off_at_once_and_paced_at_the_reported_
             vsync=False, present_ms=4.0, reported_hz=reported_hz, phase="random", updates=3000
         )
     )
-    assert r.verdict_changes[1][0] <= 120 and r.vsync_detected is False
-    assert len(r.verdict_changes) == 2
+    # off from the start-up probes: those called late took their copy all the same
+    assert [tuple(change) for change in r.verdict_changes] == [(0, False)]
     assert abs(r.fps - 60.0) < 0.5
 
 

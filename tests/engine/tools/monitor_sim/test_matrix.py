@@ -368,7 +368,8 @@ def test_a_slow_present_without_vsync_is_off_at_once_at_the_reported_rate(
     matrix: Matrix, policy: str
 ) -> None:
     r = matrix[policy, "random", "off+present4"]
-    assert [tuple(c) for c in r.verdict_changes][1:] in ([(15, False)], [(16, False)])
+    # off from the start-up probes (those called late took their copy all the same)
+    assert [tuple(c) for c in r.verdict_changes] == [(0, False)]
     assert abs(r.fps - 60.0) < 0.5
 
 
@@ -386,12 +387,13 @@ def test_frames_just_in_time_meet_the_latency_goals(matrix: Matrix) -> None:
 def test_auto_shows_no_more_vblank_error_than_interpolated(matrix: Matrix, cell: str) -> None:
     """The honest figure: what is on screen at every vblank, a repeated image counted.
 
-    Within 0.2 %: the uniform noise model draws every random number from one stream, so two
+    Within 0.5 %: the uniform noise model draws every random number from one stream, so two
     policies that run a different number of ticks in one frame (``auto`` runs strict until the
     first verdict) meet different wake-ups from then on, and with +-2 ms of noise at 165 Hz
-    their errors part by about 0.1 % either way (2.569 against 2.566 ms; the heavy model's
-    wake-ups are keyed by vblank and meet both alike)."""
+    their errors part by a few tenths of a percent either way (seeds 1-6: -0.08 to +0.27 %,
+    2.569 against 2.562 ms for seed 1; the heavy model's wake-ups are keyed by vblank and
+    meet both alike)."""
     for phase in PHASES if "~" not in cell and dict(WORLD_CELLS).get(cell) is None else ("random",):
         auto = matrix["auto", phase, cell].vblank_error_rms_ms
         interpolated = matrix["interpolated", phase, cell].vblank_error_rms_ms
-        assert auto <= 1.002 * interpolated + 0.0005, (phase, auto, interpolated)
+        assert auto <= 1.005 * interpolated + 0.0005, (phase, auto, interpolated)
