@@ -30,8 +30,10 @@ this code, so what the simulator proves holds for the game.
 
 Before the first game frame the loop *probes* the display: ``probe_frames`` present-only frames
 (nothing rendered, no ticks) let the vsync detector see the raw refresh even when rendering later
-takes longer than one refresh period. Probe frames are reported with ``probe=True`` and are not
-part of game time.
+takes longer than one refresh period. The first ``BACK_TO_BACK_PROBES`` are called as the
+previous one returns; the rest each a different part of the interval later, which tells a wait
+from a copy inside the present (see ``PROBE_FRAMES``). Probe frames are reported with
+``probe=True`` and are not part of game time.
 
 ``planned=False`` runs the loop without a planner, as the seeds' loops ran: presents are issued at
 once, or at the limiter's deadline decided after the frame's work (seed 000); the monitor simulator
