@@ -907,7 +907,6 @@ class _VblankGrid:
         blocked: bool | None,
         paced: bool,
         waiting: bool = True,
-        count_misses: bool = True,
     ) -> _Place:
         """Place a present on the grid (establishing one if needed) and fit it when it is clean.
 
@@ -919,7 +918,6 @@ class _VblankGrid:
         "off"): then a return far after its vblank is a late wake-up. Otherwise the grid is the
         limiter's, and a present that returns a period late waited for a vblank the grid does not
         know: it counts against the grid, which is then rebuilt from such presents.
-        ``count_misses`` false: a present off the grid does not count against it.
         """
         noisy = blocked is not False or paced
         if noisy:
@@ -964,7 +962,7 @@ class _VblankGrid:
         brief = (
             blocked is False and ready_ns is not None and vblank - ready_ns < self._clean_lead_ns
         )
-        if noisy and count_misses:
+        if noisy:
             self._count_miss(on_grid or (late and waiting))
             if self.period_ns is None:  # the misses reset the grid
                 return _NOWHERE
@@ -1472,18 +1470,15 @@ class VsyncDetector:
             delay = 0 if previous is None else call_ns - previous
             if previous is not None and block_ns >= settings.block_on_ns:
                 self._probe_waits.append((delay, present_ns, block_ns))
-            late_probe = delay > IMMEDIATE_NS
-        else:
-            late_probe = False
+            if delay > IMMEDIATE_NS:
+                # a probe called late on purpose: a measurement (see _probes_copied), kept out
+                # of the grid and the cost, which the back-to-back probes train as before
+                return PresentEstimate(present_ns, None, None)
 
-        if call_ns is not None and grid.period_ns is not None and not paced and not late_probe:
+        if call_ns is not None and grid.period_ns is not None and not paced:
             self._learn_cost(present_ns, call_ns)
-        # A probe called late on purpose trains the grid (16 periods unfitted let a period
-        # 0.5 % off drift a tenth of a period), but its misses do not count: a copy's returns
-        # are judged when the probes end (see _probes_copied), and a grid just started from
-        # the back-to-back probes, its phase still a few percent off, lost one to them.
         smooth_ns, vblanks, on_grid, unsure = grid.add(
-            present_ns, ready_ns, blocked, paced, self.verdict is not False, not late_probe
+            present_ns, ready_ns, blocked, paced, self.verdict is not False
         )
         if paced and block_ns is not None:
             self._paced_blocks.append(block_ns)
