@@ -738,17 +738,9 @@ class _VblankGrid:
             # waiting in the queue: the durations say nothing there)
             return True
         pairs = [(t, t - ready) for t, ready, _ in self._recent if ready is not None]
-        return len(pairs) >= PINNED_PRESENTS and self._scattered(pairs, origin + phase, period)
-
-    def _scattered(self, pairs: list[tuple[int, int]], base: float, period: float) -> bool:
-        """Whether returns (``(return, duration)`` pairs) scatter around the grid
-        ``base + period * n`` (modulo the period) more than half a period and more than
-        ``UNPINNED_RATIO`` times their durations' spread plus ``block_on_ns``, an eighth of
-        them left out at each end of both (see ``_unpinned``)."""
-        trim = len(pairs) // 8
-        durations = sorted(d for _, d in pairs)
-        spread = durations[-1 - trim] - durations[trim]
-        scatter, _ = _circular_span([t - base for t, _ in pairs], period, trim)
+        if len(pairs) < PINNED_PRESENTS:
+            return False
+        scatter, spread = _scatter_and_spread(pairs, origin + phase, period)
         return scatter > max(period / 2, UNPINNED_RATIO * spread + self.settings.block_on_ns)
 
     def _follows_calls(self, period: float, recent: list[tuple[int, int]]) -> bool:
@@ -1195,6 +1187,22 @@ def _robust_slope(xs: list[float], ys: list[float]) -> tuple[float, float] | Non
     return slope, max(1.4826 * mad, 20_000.0) / math.sqrt(sxx)
 
 
+def _scatter_and_spread(
+    pairs: list[tuple[int, int]], base: float, period: float
+) -> tuple[float, float]:
+    """How widely returns (``(return, duration)`` pairs) scatter around the grid
+    ``base + period * n``, taken modulo the period, and how widely their durations spread, an
+    eighth of them left out at each end of both. A present that waits returns at its vblank
+    wherever it was called (the scatter is the wake-up noise; the durations take up the
+    calls' variation); one that does its own work without vsync returns it after the call
+    (the durations vary only as the work does; the returns inherit every variation of the
+    calls)."""
+    trim = len(pairs) // 8
+    durations = sorted(duration for _, duration in pairs)
+    scatter, _ = _circular_span([t - base for t, _ in pairs], period, trim)
+    return scatter, durations[-1 - trim] - durations[trim]
+
+
 def _circular_span(values: Sequence[float], period: float, trim: int) -> tuple[float, float]:
     """How widely ``values`` spread taken modulo ``period``, and the middle of that spread.
 
@@ -1535,8 +1543,8 @@ class VsyncDetector:
         (a swap chain, or a copy before the wait, alike): the returns stay at one place in
         the period while the durations take up the delays. A present that copies the
         picture without vsync returns its copy after its call: the durations vary only as
-        the copy does, and the returns go round the period with the calls. That is
-        ``_VblankGrid._scattered``, on presents whose calls were spread on purpose. Back to
+        the copy does, and the returns go round the period with the calls
+        (``_scatter_and_spread``, on presents whose calls were spread on purpose). Back to
         back only, a copy of about a period (4.5 ms at 231 Hz reported) returned about a
         period apart, like waits, and started a grid: such loops were judged vsync on.
         """
@@ -1555,20 +1563,18 @@ class VsyncDetector:
         # back-to-back intervals vary by twice what it scatters returns by: the probes copied
         # only if their returns scatter more than half a period, more than their durations
         # spread (a copy's jitter) and more than those intervals vary.
-        trim = len(pairs) // 8
-        durations = sorted(block for _, block in pairs)
-        spread = durations[-1 - trim] - durations[trim] + self.settings.block_on_ns
+        scatter, spread = _scatter_and_spread(pairs, 0.0, period)
+        spread += self.settings.block_on_ns
         noise, _ = _circular_span(intervals, period, len(intervals) // 8)
-        scatter, _ = _circular_span([t for t, _ in pairs], period, trim)
         if scatter <= max(period / 2, spread, UNPINNED_RATIO * noise):
             return False
         # And a copy takes as long called late as back to back. A wait is shorter called
         # late (by half a period on the whole), and so is a present in a swap chain the
         # probes did not see (a copy before its wait hides the queue): called late it
         # finds room and returns after its copy alone, as without vsync.
-        back_to_back = sorted(block for delay, _, block in waits if delay <= IMMEDIATE_NS)
-        late, early = durations[len(durations) // 2], back_to_back[len(back_to_back) // 2]
-        return late >= early - spread / 2
+        late = sorted(block for _, block in pairs)
+        early = sorted(block for delay, _, block in waits if delay <= IMMEDIATE_NS)
+        return late[len(late) // 2] >= early[len(early) // 2] - spread / 2
 
     def _learn_queue(self, present_ns: int, blocked: bool) -> None:
         """Count the start-up probes that return at once (see :attr:`queue_offset`)."""

@@ -487,8 +487,9 @@ def _vblank_error_ns(
     on or off mid-run changes the lag once (``locked`` keeps whatever phase it locked at), a
     jump the motion error counts once; across both halves a single line counted half of it at
     every vblank of the run (``vsync-on-mid``: 0.03 or 0.31 ms for ``auto`` by the start-up's
-    phase alone). Samples of images left out of the motion error (``image_ok`` false: hitches, dropped time,
-    start-up), and repeats while the next image was such a hitch, are left out here too.
+    phase alone). Samples of images left out of the motion error (``image_ok`` false: hitches,
+    dropped time, start-up), and repeats while the next image was such a hitch, are left out
+    here too.
 
     Returns:
         The residuals in ns, and the number of vblanks (counted ones) that repeated an image.
