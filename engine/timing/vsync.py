@@ -658,6 +658,66 @@ class _VblankGrid:
         if ordered[-1] - ordered[-2] > 3 * (ordered[-2] - ordered[0]):
             outlier = residuals.index(ordered[-1])
             spread = ordered[-2] - ordered[0]
+        strays = set() if outlier is None else {outlier}
+        self._begin(times, readies, ns, origin, period, phase, spread, fixed, steady, strays)
+        return True
+
+    def start_pinned(
+        self, times: list[int], readies: list[int], period: float, sigma: float
+    ) -> None:
+        """Start a grid from presents known to have returned at vblanks ``period`` apart (the
+        start-up probes whose returns stayed at one place in the period however late they
+        were called: see ``VsyncDetector._probes_pinned``, which fits ``period`` to them,
+        with standard error ``sigma``).
+
+        Each is placed at the vblank nearest its return, not the first after its call: a
+        present whose own work (a copy before the wait) ran past a vblank waited for a
+        later one. The period is the nominal one when it lies within ``establish_sigmas``
+        standard errors of theirs (the test of :meth:`_try_establish`, on a fit that spans
+        more vblanks; that method's own test cannot tell when a busy desktop's wake-ups
+        scatter the intervals by a quarter period, and 177.66 Hz reported as 173 was taken
+        for 173); the phase is the midrange of the residuals, a sixteenth of
+        them left out at each end (a late wake-up is placed on a neighbouring vblank).
+
+        Any grid the back-to-back probes started is replaced: these presents include theirs
+        and span several times as many vblanks. (Kept, a grid they started on the nominal
+        period of 103 Hz drifted a period off a 103.22 Hz display in 500 vblanks, and one
+        started 0.1 % off a 196 Hz display with no reported rate was judged off at frame 771.)
+        """
+        origin = times[0]
+        ns = _whole_periods(times, period)
+        prior = self.prior_ns
+        if prior is not None and abs(period - prior) <= self.settings.establish_sigmas * sigma:
+            period, fixed = prior, True
+            self.prior_refuted = False
+        else:
+            fixed = False
+        residuals = [t - origin - period * n for t, n in zip(times, ns, strict=True)]
+        trim = len(residuals) // 16
+        ordered = sorted(residuals)
+        low, high = ordered[trim], ordered[-1 - trim]
+        strays = {i for i, r in enumerate(residuals) if not low <= r <= high}
+        phase = (low + high) / 2
+        self._begin(
+            times, list(readies), ns, origin, period, phase, high - low, fixed, False, strays
+        )
+
+    def _begin(
+        self,
+        times: list[int],
+        readies: list[int | None],
+        ns: list[int],
+        origin: int,
+        period: float,
+        phase: float,
+        spread: float,
+        fixed: bool,
+        steady: bool,
+        strays: set[int],
+    ) -> None:
+        """Start the grid ``origin + phase + period * n`` and fit the presents placed on it at
+        ``ns`` (all but the ``strays``), with half their residuals' ``spread`` as the noise
+        bound."""
         self.reset()
         self._steady = steady
         self._origin_ns = origin
@@ -669,7 +729,7 @@ class _VblankGrid:
         self._noise_abs_ns = spread / 4
         self._refresh_caches()
         for i, (t, n, ready) in enumerate(zip(times, ns, readies, strict=True)):
-            if i == outlier:
+            if i in strays:
                 continue
             clean = ready is None or self.time_of(n) - ready >= self._clean_lead_ns
             if clean:
@@ -678,7 +738,6 @@ class _VblankGrid:
         self._held_n = ns[-1]
         self._last_n = ns[-1] + self.queue_offset
         self._shadow = (times[-1], ns[-1], ns[-1])
-        return True
 
     def _best_phase(
         self, times: list[int], readies: list[int | None], origin: int, period: float
@@ -1164,6 +1223,26 @@ def _wanders(times: list[int], period: float) -> bool:
     return max(residuals) - min(residuals) > WANDER_RATIO * max(abs(d) for d in steps)
 
 
+def _whole_periods(times: list[int], period: float) -> list[int]:
+    """Each time's count of whole periods after the first (a period a few percent off is
+    counted right over many): its interval from the latest time that lay within a quarter
+    period of a whole count (an anchor), rounded. A return that woke half a period late is
+    no anchor: counted from it, the next return, back on its vblank, was counted a vblank
+    off, and every later one with it (240 Hz, a busy desktop). The first anchor is the
+    first time whose interval to the next is within a quarter period of a whole count."""
+    fractions = [abs((b - a) / period - round((b - a) / period)) for a, b in pairwise(times)]
+    start = next((i for i, f in enumerate(fractions) if f <= 0.25), 0)
+    anchor_ns, anchor_n = times[start], 0
+    ns = [round((t - anchor_ns) / period) for t in times[:start]] + [0]
+    for t in times[start + 1 :]:
+        periods = (t - anchor_ns) / period
+        whole = round(periods)
+        ns.append(anchor_n + whole)
+        if abs(periods - whole) <= 0.25:
+            anchor_ns, anchor_n = t, anchor_n + whole
+    return [n - ns[0] for n in ns]
+
+
 def _robust_slope(xs: list[float], ys: list[float]) -> tuple[float, float] | None:
     """Theil-Sen slope of ``ys`` on ``xs`` (the median of the slopes between pairs of points:
     a few points far off the line, however far, do not move it) and its standard error from
@@ -1523,6 +1602,18 @@ class VsyncDetector:
         ``_VblankGrid.settle``), and probes that took as long however late they were called
         decide "off" (see :meth:`_probes_copied`)."""
         self._grid.settle()
+        if self.verdict is None and not self.queue_offset:
+            pinned = self._probes_pinned()
+            if pinned is not None:
+                # (a grid the back-to-back probes started on a multiple of the period, when a
+                # copy of one to two periods returned two apart, is replaced: the late probes
+                # returned at both of its halves)
+                waits = self._probe_waits
+                self._grid.start_pinned(
+                    [t for _, t, _ in waits], [t - block for _, t, block in waits], *pinned
+                )
+                self._grid.settle()
+                return
         if self.verdict is None and self._probes_copied():
             # and the grid they started is none: the reported rate's tolerance (half a period
             # above 200 Hz) would have every copy's return "on" it
@@ -1533,6 +1624,49 @@ class VsyncDetector:
             for samples in self._cost_samples:
                 samples.clear()
             self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
+
+    def _probes_pinned(self) -> tuple[float, float] | None:
+        """The period of the vblanks the probes called late returned at, whatever their
+        calls, and its standard error: they waited (``None``: they did not stay at one
+        place in any period tried).
+
+        The loop calls the later probes a different part of the interval after the previous
+        return each (see :meth:`_probes_copied`). A probe that waits returns at a vblank
+        however late it was called, so modulo the period its returns stay at one place,
+        within the wake-up noise, while its durations take up the delays. That holds when
+        the present copies the picture before it waits, too: a copy near a period long
+        (4 +- 1 ms at 240 Hz) runs past one vblank or two, and the back-to-back probes
+        return one or two periods apart. Such probes start no grid, since each is placed at
+        the first vblank after its call (the copy's length is not known yet), and the
+        back-to-back intervals of two periods refute the reported rate: every frame then
+        voted "off" and vsync was judged off (240 Hz with a 4 ms present: off at frame 27).
+
+        The periods tried are the back-to-back probes' median interval divided by 1 to 4
+        (the longest first: a display at half the reported rate stays at one place modulo
+        both), each taken when the late returns scatter less than a quarter of it (an
+        eighth trimmed at each end) and less than half as widely as the durations spread. A
+        copy without vsync returns after its call: it goes round the period with the calls.
+        """
+        waits = self._probe_waits
+        pairs = [(t, block) for delay, t, block in waits if delay > IMMEDIATE_NS]
+        intervals = sorted(delay + block for delay, _, block in waits if delay <= IMMEDIATE_NS)
+        if len(pairs) < QUEUE_PROBES or len(intervals) < QUEUE_PROBES:
+            return None
+        times = [t for _, t, _ in waits]
+        rel = [t - times[0] for t in times]
+        for rough in self._grid._candidate_periods(intervals[len(intervals) // 2]):
+            # refined over every probe, counted in whole periods (a median interval of one and
+            # two periods mixed is a few percent off either): Theil-Sen, which a late wake-up
+            # cannot pull
+            ns = _whole_periods(times, rough)
+            fit = _robust_slope([float(n) for n in ns], [float(t) for t in rel])
+            if fit is None:
+                continue
+            period = fit[0]
+            scatter, spread = _scatter_and_spread(pairs, float(times[0]), period)
+            if 4 * scatter <= period and 2 * scatter + self.settings.block_on_ns <= spread:
+                return fit
+        return None
 
     def _probes_copied(self) -> bool:
         """Whether the probes called late took time for work of their own, not a wait.
@@ -1630,7 +1764,22 @@ class VsyncDetector:
         skipped = present_ns - first > max(period / 2, grid.noise_ns + grid.phase_uncertainty_ns())
         self._presents += 1
         index = self._presents
-        self._cost_samples[skipped].append((first - call_ns, skipped, index))
+        lead = first - call_ns
+        if skipped:
+            # A copy longer than a period skips every vblank it runs past, and the image flips
+            # at the first after it: each skipped vblank is a skip at its own distance from the
+            # call, and the one it flipped at is not (5 +- 1.25 ms at 240 Hz flips two or three
+            # vblanks on; counted as one skip at under a period, no cost could explain it).
+            # A skip the learnt cost already explains teaches nothing, and it would push out
+            # of the window the skips that taught it: a loop that plans its presents past
+            # such a vblank (a copy longer than a period) skips it every frame on purpose.
+            skips = max(1, round((present_ns - first) / period))
+            for k in range(skips):
+                if lead + k * period >= self.present_cost_ns:
+                    self._cost_samples[1].append((lead + round(k * period), True, index))
+            self._cost_samples[0].append((lead + round(skips * period), False, index))
+        else:
+            self._cost_samples[0].append((lead, False, index))
         self._since_cost += 1
         if self._since_cost >= 8 and not self._cost_samples[1]:
             self._since_cost = 0  # nothing ever skipped: no cost (the usual case, at no cost)
@@ -1657,7 +1806,10 @@ class VsyncDetector:
             # skips prove only that the cost is at least that distance (``low``); the band of
             # costs that explain every flip reaches to the calls that did not skip, or to a
             # period. Presents are placed with its middle, as far from both ends as possible.
-            top = period if high is None else min(high, period)
+            # (within the period the cost lies in: costs of a period or more skip every
+            # vblank they run past, see above)
+            cap = period * (1 + low // period)
+            top = cap if high is None else min(high, cap)
             self._placement_cost_ns = round((low + top) / 2) if low else 0
             self.planning_cost_ns = max(low, self._cost_reach_ns())
 
