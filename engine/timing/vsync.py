@@ -676,8 +676,8 @@ class _VblankGrid:
         standard errors of theirs (the test of :meth:`_try_establish`, on a fit that spans
         more vblanks; that method's own test cannot tell when a busy desktop's wake-ups
         scatter the intervals by a quarter period, and 177.66 Hz reported as 173 was taken
-        for 173); the phase is the midrange of the residuals, a sixteenth of
-        them left out at each end (a late wake-up is placed on a neighbouring vblank).
+        for 173); the phase is the midrange of the residuals but a busy
+        desktop's late wake-ups (see the code).
 
         Any grid the back-to-back probes started is replaced: these presents include theirs
         and span several times as many vblanks. (Kept, a grid they started on the nominal
@@ -693,14 +693,20 @@ class _VblankGrid:
         else:
             fixed = False
         residuals = [t - origin - period * n for t, n in zip(times, ns, strict=True)]
-        trim = len(residuals) // 16
+        # The narrowest band holding three quarters of them, widened by half its width on
+        # each side: all of a uniform noise, and none of a busy desktop's wake-ups half a
+        # period late (with a sixteenth left out at each end, five such among 46 probes at
+        # 75 Hz started the grid 2.5 ms early, its noise bound 2.7 ms)
         ordered = sorted(residuals)
-        low, high = ordered[trim], ordered[-1 - trim]
-        strays = {i for i, r in enumerate(residuals) if not low <= r <= high}
-        phase = (low + high) / 2
-        self._begin(
-            times, list(readies), ns, origin, period, phase, high - low, fixed, False, strays
+        size = -(-3 * len(ordered) // 4)
+        width, low = min(
+            (ordered[i + size - 1] - ordered[i], ordered[i]) for i in range(len(ordered) - size + 1)
         )
+        kept = [r for r in ordered if low - width / 2 <= r <= low + 1.5 * width]
+        strays = {i for i, r in enumerate(residuals) if not kept[0] <= r <= kept[-1]}
+        phase = (kept[0] + kept[-1]) / 2
+        spread = kept[-1] - kept[0]
+        self._begin(times, list(readies), ns, origin, period, phase, spread, fixed, False, strays)
 
     def _begin(
         self,
@@ -1224,23 +1230,48 @@ def _wanders(times: list[int], period: float) -> bool:
 
 
 def _whole_periods(times: list[int], period: float) -> list[int]:
-    """Each time's count of whole periods after the first (a period a few percent off is
-    counted right over many): its interval from the latest time that lay within a quarter
-    period of a whole count (an anchor), rounded. A return that woke half a period late is
-    no anchor: counted from it, the next return, back on its vblank, was counted a vblank
-    off, and every later one with it (240 Hz, a busy desktop). The first anchor is the
-    first time whose interval to the next is within a quarter period of a whole count."""
-    fractions = [abs((b - a) / period - round((b - a) / period)) for a, b in pairwise(times)]
-    start = next((i for i, f in enumerate(fractions) if f <= 0.25), 0)
-    anchor_ns, anchor_n = times[start], 0
-    ns = [round((t - anchor_ns) / period) for t in times[:start]] + [0]
+    """Each time's count of whole periods after the first, ``period`` being a few percent
+    off at most: its place on the line fitted so far, rounded.
+
+    The line is least squares over the times already placed within a quarter period of it
+    (on ``period`` until they span 8 periods), so neither a rough period nor a return that
+    woke late carries the count off: counted from the latest return alone, the next return
+    after one that woke half a period late was a vblank off, and every later one with it
+    (240 Hz, a busy desktop). The line starts at each of the first 8 times in turn (the
+    times before it counted back from it), and the start that places the most times near
+    it wins: the first times may have woken late too."""
+    best: tuple[int, list[int]] | None = None
+    for start in range(min(8, len(times))):
+        placed, ns = _count_from(times, start, period)
+        if best is None or placed > best[0]:
+            best = (placed, ns)
+    assert best is not None
+    return best[1]
+
+
+def _count_from(times: list[int], start: int, period: float) -> tuple[int, list[int]]:
+    """:func:`_whole_periods` with the line started at ``times[start]``: (how many times
+    lay near it, the counts)."""
+    origin = times[start]
+    ns = [round((t - origin) / period) for t in times[:start]] + [0]
+    # least squares of (n, t - origin) over the times placed near the line
+    count, sum_n, sum_u, sum_nn, sum_nu = 1, 0, 0, 0, 0
+    slope, intercept = period, 0.0
     for t in times[start + 1 :]:
-        periods = (t - anchor_ns) / period
-        whole = round(periods)
-        ns.append(anchor_n + whole)
-        if abs(periods - whole) <= 0.25:
-            anchor_ns, anchor_n = t, anchor_n + whole
-    return [n - ns[0] for n in ns]
+        u = t - origin
+        place = (u - intercept) / slope
+        n = round(place)
+        ns.append(n)
+        if abs(place - n) > 0.25:
+            continue
+        count, sum_n, sum_u = count + 1, sum_n + n, sum_u + u
+        sum_nn, sum_nu = sum_nn + n * n, sum_nu + n * u
+        mean_n, mean_u = sum_n / count, sum_u / count
+        spread = sum_nn - count * mean_n * mean_n
+        if n >= 8 and spread > 0:
+            slope = (sum_nu - count * mean_n * mean_u) / spread
+        intercept = mean_u - slope * mean_n
+    return count, [n - ns[0] for n in ns]
 
 
 def _robust_slope(xs: list[float], ys: list[float]) -> tuple[float, float] | None:
@@ -1280,6 +1311,19 @@ def _scatter_and_spread(
     durations = sorted(duration for _, duration in pairs)
     scatter, _ = _circular_span([t - base for t, _ in pairs], period, trim)
     return scatter, durations[-1 - trim] - durations[trim]
+
+
+def _narrowest_arc(values: Sequence[float], period: float, leave: int) -> float:
+    """The width of the narrowest arc, taken modulo ``period``, that holds all of ``values``
+    but ``leave`` of them (left out wherever they lie: a busy desktop's late wake-ups are
+    all late)."""
+    ordered = sorted(value % period for value in values)
+    count = len(ordered)
+    keep = count - leave
+    if keep <= 1:
+        return 0.0
+    wrapped = ordered + [value + period for value in ordered]
+    return min(wrapped[i + keep - 1] - wrapped[i] for i in range(count))
 
 
 def _circular_span(values: Sequence[float], period: float, trim: int) -> tuple[float, float]:
@@ -1643,9 +1687,12 @@ class VsyncDetector:
 
         The periods tried are the back-to-back probes' median interval divided by 1 to 4
         (the longest first: a display at half the reported rate stays at one place modulo
-        both), each taken when the late returns scatter less than a quarter of it (an
-        eighth trimmed at each end) and less than half as widely as the durations spread. A
-        copy without vsync returns after its call: it goes round the period with the calls.
+        both), each taken when all but two in eight of the late returns lie within a quarter
+        of it (the narrowest such arc: a busy desktop woke 2 of 15 probes at 60 Hz 6.5 and 7.6
+        ms late, and with an eighth left out at each end they scattered over 6.6 ms, and
+        half the period, where they lay nearer, was taken: 120 Hz), and the durations spread
+        at least twice as widely. A copy without vsync returns after its call: it goes
+        round the period with the calls.
         """
         waits = self._probe_waits
         pairs = [(t, block) for delay, t, block in waits if delay > IMMEDIATE_NS]
@@ -1663,7 +1710,9 @@ class VsyncDetector:
             if fit is None:
                 continue
             period = fit[0]
-            scatter, spread = _scatter_and_spread(pairs, float(times[0]), period)
+            _, spread = _scatter_and_spread(pairs, float(times[0]), period)
+            leave = 2 * (len(pairs) // 8)
+            scatter = _narrowest_arc([t - times[0] for t, _ in pairs], period, leave)
             if 4 * scatter <= period and 2 * scatter + self.settings.block_on_ns <= spread:
                 return fit
         return None
@@ -1761,10 +1810,17 @@ class VsyncDetector:
         # the first vblank the image could flip at: after the call, and after the previous image
         first = grid.time_of(max(grid.index_after(call_ns), grid.last_index + 1))
         # skipped: returned nearer the vblank after that one than that one (beyond the noise)
-        skipped = present_ns - first > max(period / 2, grid.noise_ns + grid.phase_uncertainty_ns())
+        noise = grid.noise_ns + grid.phase_uncertainty_ns()
+        skipped = present_ns - first > max(period / 2, noise)
         self._presents += 1
         index = self._presents
         lead = first - call_ns
+        skips = max(1, round((present_ns - first) / period))
+        if skipped and abs(present_ns - first - skips * period) > max(noise, period / 8):
+            # Returned between vblanks, far from both: a late wake-up (a busy desktop), whose
+            # image flipped at one of them, which is unknown. Neither a skip nor not.
+            self._since_cost += 1
+            return
         if skipped:
             # A copy longer than a period skips every vblank it runs past, and the image flips
             # at the first after it: each skipped vblank is a skip at its own distance from the
@@ -1773,7 +1829,6 @@ class VsyncDetector:
             # A skip the learnt cost already explains teaches nothing, and it would push out
             # of the window the skips that taught it: a loop that plans its presents past
             # such a vblank (a copy longer than a period) skips it every frame on purpose.
-            skips = max(1, round((present_ns - first) / period))
             for k in range(skips):
                 if lead + k * period >= self.present_cost_ns:
                     self._cost_samples[1].append((lead + round(k * period), True, index))
@@ -1834,7 +1889,7 @@ class VsyncDetector:
         if len(skips) < 4:
             return 0
         span = skips[-1][2] - skips[0][2] + 1
-        if 8 * len(skips) < span:
+        if 32 * len(skips) < span:
             return 0
         return max(s for s, _, _ in skips)
 

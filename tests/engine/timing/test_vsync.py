@@ -321,6 +321,44 @@ def test_a_reported_rate_a_little_off_is_refuted_by_the_timestamps(
             assert abs(detector.refresh_hz - true_hz) <= 0.05, (seed, detector.refresh_hz)
 
 
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    steps=st.lists(st.integers(1, 3), min_size=20, max_size=60),
+    rough=st.floats(0.98, 1.02),
+    noise=st.floats(0.0, 0.1),
+    late=st.lists(st.integers(0, 59), max_size=3),
+    lateness=st.floats(0.3, 0.6),
+    seed=st.integers(0, 1000),
+)
+def test_whole_periods_are_counted_past_late_returns_with_a_rough_period(
+    steps: list[int], rough: float, noise: float, late: list[int], lateness: float, seed: int
+) -> None:
+    """Returns 1-3 periods apart with noise up to a tenth of a period, a few of them woken
+    0.3-0.6 of a period late, counted with a period 2 % off: every return that did not wake
+    late gets its own count (from the first, which is on time)."""
+    from engine.timing.vsync import _whole_periods
+
+    rng = random.Random(seed)
+    period = 4_166_667
+    late_at = {i for i in late if 0 < i < len(steps)}
+    counts = [0]
+    for step in steps:
+        counts.append(counts[-1] + step)
+    times = [
+        round(
+            n * period
+            + rng.uniform(-noise, noise) * period
+            + (lateness * period if i in late_at else 0)
+        )
+        for i, n in enumerate(counts)
+    ]
+    found = _whole_periods(times, rough * period)
+    assert [f for i, f in enumerate(found) if i not in late_at] == [
+        n for i, n in enumerate(counts) if i not in late_at
+    ]
+
+
+# -- a present that takes time (issue 24) ----------------------------------------------------------
 # -- a present that takes time (issue 24) ----------------------------------------------------------
 
 

@@ -276,6 +276,25 @@ def test_vsync_on_with_a_slow_present_is_found_and_smooth(present_ms: float) -> 
     assert r.motion_error_rms_ms <= 0.05
 
 
+@pytest.mark.parametrize(("refresh_hz", "present_ms"), [(240.0, 4.0), (144.0, 6.0), (240.0, 6.0)])
+def test_vsync_on_with_a_copy_of_about_a_period_or_more_is_found(
+    refresh_hz: float, present_ms: float
+) -> None:
+    """``--refresh-hz 240 --present-ms 4``: a copy of 4+-1 ms before the wait runs past one
+    vblank or two, so the back-to-back start-up probes returned one or two periods apart and
+    started no grid (and refuted the reported rate): judged off at frame 27, on at 340; 144 Hz
+    with 6 ms: off at 23, on at 49. The probes called late return at one place in the period
+    whatever their calls, and start the grid. (The motion error is not asserted: render plus
+    copy, 9-10 ms at 240 Hz, straddles two periods, and a frame now and then flips a vblank
+    late: 0.13, 0.29 and 0.78 ms here, 2.6 and 3.5 ms before in the first two.)"""
+    r = simulate(
+        SimConfig(refresh_hz=refresh_hz, present_ms=present_ms, phase="random", updates=3000)
+    )
+    assert len(r.verdict_changes) == 2
+    assert r.verdict_changes[1][1] is True and r.verdict_changes[1][0] <= 120
+    assert r.refresh_estimate_hz is not None and abs(r.refresh_estimate_hz - refresh_hz) <= 0.05
+
+
 def test_a_copy_whose_length_straddles_a_vblank_is_planned_for_the_vblank_after() -> None:
     """``--refresh-hz 96 --present-ms 5``: a 5 ms render, then a copy of 5+-1.25 ms inside the
     present, called about 5.3 ms before the next vblank: a third of the copies run past it.
