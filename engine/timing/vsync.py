@@ -1687,12 +1687,13 @@ class VsyncDetector:
 
         The periods tried are the back-to-back probes' median interval divided by 1 to 4
         (the longest first: a display at half the reported rate stays at one place modulo
-        both), each taken when all but two in eight of the late returns lie within a quarter
-        of it (the narrowest such arc: a busy desktop woke 2 of 15 probes at 60 Hz 6.5 and 7.6
-        ms late, and with an eighth left out at each end they scattered over 6.6 ms, and
-        half the period, where they lay nearer, was taken: 120 Hz), and the durations spread
-        at least twice as widely. A copy without vsync returns after its call: it goes
-        round the period with the calls.
+        both), each refined over every probe, and taken when all but two in eight of the
+        probes' returns lie within a quarter of it, and of the late ones' too, and the late
+        ones' durations spread at least twice as widely. A copy without vsync returns after
+        its call: it goes round the period with the calls. The arc is the narrowest such,
+        wherever the returns left out lie: a busy desktop woke 2 of 15 probes at 60 Hz 6.5
+        and 7.6 ms late, and with an eighth left out at each end they scattered over 6.6 ms,
+        and half the period, where they lay nearer, was taken (120 Hz).
         """
         waits = self._probe_waits
         pairs = [(t, block) for delay, t, block in waits if delay > IMMEDIATE_NS]
@@ -1711,9 +1712,15 @@ class VsyncDetector:
                 continue
             period = fit[0]
             _, spread = _scatter_and_spread(pairs, float(times[0]), period)
-            leave = 2 * (len(pairs) // 8)
-            scatter = _narrowest_arc([t - times[0] for t, _ in pairs], period, leave)
-            if 4 * scatter <= period and 2 * scatter + self.settings.block_on_ns <= spread:
+            scatter = _narrowest_arc([t - times[0] for t, _ in pairs], period, len(pairs) // 4)
+            # the back-to-back probes waited too: all the probes stay at that place (a period
+            # shorter than the wake-up noise fits a few late returns by chance: 240 Hz with
+            # +-2 ms of noise, its grid replaced by one at 680 Hz)
+            everywhere = _narrowest_arc(rel, period, len(rel) // 4)
+            if (
+                4 * max(scatter, everywhere) <= period
+                and 2 * scatter + self.settings.block_on_ns <= spread
+            ):
                 return fit
         return None
 
