@@ -706,7 +706,12 @@ class _VblankGrid:
         strays = {i for i, r in enumerate(residuals) if not kept[0] <= r <= kept[-1]}
         phase = (kept[0] + kept[-1]) / 2
         spread = kept[-1] - kept[0]
-        self._begin(times, list(readies), ns, origin, period, phase, spread, fixed, False, strays)
+        # returns that scatter wider than a grid without a prior tolerates, seen to stay at
+        # one place all the same: a steady grid (see tolerance_ns), as _try_establish starts
+        # from returns seen not to wander (held to a tenth of a period, a display with 0.10-0.15
+        # of a period of noise fitted few returns: motion error up to 1.1 ms)
+        steady = not fixed and spread > self.tolerance_ns(period, True, False)
+        self._begin(times, list(readies), ns, origin, period, phase, spread, fixed, steady, strays)
 
     def _begin(
         self,
