@@ -286,7 +286,7 @@ def test_vsync_on_with_a_copy_of_about_a_period_or_more_is_found(
     with 6 ms: off at 23, on at 49. The probes called late return at one place in the period
     whatever their calls, and start the grid. (The motion error is not asserted: render plus
     copy, 9-10 ms at 240 Hz, straddles two periods, and a frame now and then flips a vblank
-    late: 0.13, 0.29 and 0.78 ms here, 2.6 and 3.5 ms before in the first two.)"""
+    late: 0.13, 0.57 and 0.78 ms here, 2.6 and 3.5 ms before in the first two.)"""
     r = simulate(
         SimConfig(refresh_hz=refresh_hz, present_ms=present_ms, phase="random", updates=3000)
     )
