@@ -676,8 +676,9 @@ class _VblankGrid:
         standard errors of theirs (the test of :meth:`_try_establish`, on a fit that spans
         more vblanks; that method's own test cannot tell when a busy desktop's wake-ups
         scatter the intervals by a quarter period, and 177.66 Hz reported as 173 was taken
-        for 173); the phase is the midrange of the residuals but a busy
-        desktop's late wake-ups (see the code).
+        for 173); the phase is the midrange of the residuals, a busy desktop's late
+        wake-ups left out (the narrowest band holding three quarters of them, widened by
+        half its width on each side).
 
         Any grid the back-to-back probes started is replaced: these presents include theirs
         and span several times as many vblanks. (Kept, a grid they started on the nominal
