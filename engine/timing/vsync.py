@@ -1313,10 +1313,16 @@ def _scatter_and_spread(
     calls' variation); one that does its own work without vsync returns it after the call
     (the durations vary only as the work does; the returns inherit every variation of the
     calls)."""
+    scatter, _ = _circular_span([t - base for t, _ in pairs], period, len(pairs) // 8)
+    return scatter, _durations_spread(pairs)
+
+
+def _durations_spread(pairs: list[tuple[int, int]]) -> float:
+    """How widely the durations of ``(return, duration)`` pairs spread, an eighth of them left
+    out at each end."""
     trim = len(pairs) // 8
     durations = sorted(duration for _, duration in pairs)
-    scatter, _ = _circular_span([t - base for t, _ in pairs], period, trim)
-    return scatter, durations[-1 - trim] - durations[trim]
+    return durations[-1 - trim] - durations[trim]
 
 
 def _narrowest_arc(values: Sequence[float], period: float, leave: int) -> float:
@@ -1701,13 +1707,14 @@ class VsyncDetector:
         and 7.6 ms late, and with an eighth left out at each end they scattered over 6.6 ms,
         and half the period, where they lay nearer, was taken (120 Hz).
         """
-        waits = self._probe_waits
-        pairs = [(t, block) for delay, t, block in waits if delay > IMMEDIATE_NS]
-        intervals = sorted(delay + block for delay, _, block in waits if delay <= IMMEDIATE_NS)
-        if len(pairs) < QUEUE_PROBES or len(intervals) < QUEUE_PROBES:
+        probes = self._late_and_back_to_back()
+        if probes is None:
             return None
-        times = [t for _, t, _ in waits]
+        pairs, intervals = probes
+        times = [t for _, t, _ in self._probe_waits]
         rel = [t - times[0] for t in times]
+        late_rel = [t - times[0] for t, _ in pairs]
+        spread = _durations_spread(pairs)
         for rough in self._grid._candidate_periods(intervals[len(intervals) // 2]):
             # refined over every probe, counted in whole periods (a median interval of one and
             # two periods mixed is a few percent off either): Theil-Sen, which a late wake-up
@@ -1717,8 +1724,7 @@ class VsyncDetector:
             if fit is None:
                 continue
             period = fit[0]
-            _, spread = _scatter_and_spread(pairs, float(times[0]), period)
-            scatter = _narrowest_arc([t - times[0] for t, _ in pairs], period, len(pairs) // 4)
+            scatter = _narrowest_arc(late_rel, period, len(pairs) // 4)
             # the back-to-back probes waited too: all the probes stay at that place (a period
             # shorter than the wake-up noise fits a few late returns by chance: 240 Hz with
             # +-2 ms of noise, its grid replaced by one at 680 Hz)
@@ -1744,15 +1750,14 @@ class VsyncDetector:
         back only, a copy of about a period (4.5 ms at 231 Hz reported) returned about a
         period apart, like waits, and started a grid: such loops were judged vsync on.
         """
-        waits = self._probe_waits
-        pairs = [(t, block) for delay, t, block in waits if delay > IMMEDIATE_NS]
-        # the back-to-back probes' intervals: a period, within twice the wake-up noise, if
-        # they waited (their returns scatter by half that)
-        intervals = sorted(delay + block for delay, _, block in waits if delay <= IMMEDIATE_NS)
-        if len(pairs) < QUEUE_PROBES or len(intervals) < QUEUE_PROBES or self.queue_offset:
+        probes = self._late_and_back_to_back()
+        if probes is None or self.queue_offset:
             # (in a swap chain a probe called late finds room, and returns after its own
             # work too: its image waits in the queue)
             return False
+        # the back-to-back probes' intervals: a period, within twice the wake-up noise, if
+        # they waited (their returns scatter by half that)
+        pairs, intervals = probes
         period = self._grid.period_ns or float(intervals[len(intervals) // 2])
         # Wake-up noise near half a period (+-2 ms at 240 Hz) scatters waits' returns across
         # the period too, but their durations take up the delays as well, and the
@@ -1769,8 +1774,19 @@ class VsyncDetector:
         # probes did not see (a copy before its wait hides the queue): called late it
         # finds room and returns after its copy alone, as without vsync.
         late = sorted(block for _, block in pairs)
-        early = sorted(block for delay, _, block in waits if delay <= IMMEDIATE_NS)
+        early = sorted(block for delay, _, block in self._probe_waits if delay <= IMMEDIATE_NS)
         return late[len(late) // 2] >= early[len(early) // 2] - spread / 2
+
+    def _late_and_back_to_back(self) -> tuple[list[tuple[int, int]], list[int]] | None:
+        """The start-up probes that took time, split: the late ones' ``(return, duration)``
+        and the back-to-back ones' intervals from the previous return, sorted (``None``
+        with fewer than ``QUEUE_PROBES`` of either)."""
+        waits = self._probe_waits
+        pairs = [(t, block) for delay, t, block in waits if delay > IMMEDIATE_NS]
+        intervals = sorted(delay + block for delay, _, block in waits if delay <= IMMEDIATE_NS)
+        if len(pairs) < QUEUE_PROBES or len(intervals) < QUEUE_PROBES:
+            return None
+        return pairs, intervals
 
     def _learn_queue(self, present_ns: int, blocked: bool) -> None:
         """Count the start-up probes that return at once (see :attr:`queue_offset`)."""
@@ -1828,13 +1844,15 @@ class VsyncDetector:
         self._presents += 1
         index = self._presents
         lead = first - call_ns
-        skips = max(1, round((present_ns - first) / period))
-        if skipped and abs(present_ns - first - skips * period) > max(noise, period / 8):
-            # Returned between vblanks, far from both: a late wake-up (a busy desktop), whose
-            # image flipped at one of them, which is unknown. Neither a skip nor not.
-            self._since_cost += 1
-            return
-        if skipped:
+        if not skipped:
+            self._cost_samples[0].append((lead, False, index))
+        else:
+            skips = max(1, round((present_ns - first) / period))
+            if abs(present_ns - first - skips * period) > max(noise, period / 8):
+                # Returned between vblanks, far from both: a late wake-up (a busy desktop),
+                # whose image flipped at one of them, which is unknown. Neither a skip nor not.
+                self._since_cost += 1
+                return
             # A copy longer than a period skips every vblank it runs past, and the image flips
             # at the first after it: each skipped vblank is a skip at its own distance from the
             # call, and the one it flipped at is not (5 +- 1.25 ms at 240 Hz flips two or three
@@ -1846,8 +1864,6 @@ class VsyncDetector:
                 if lead + k * period >= self.present_cost_ns:
                     self._cost_samples[1].append((lead + round(k * period), True, index))
             self._cost_samples[0].append((lead + round(skips * period), False, index))
-        else:
-            self._cost_samples[0].append((lead, False, index))
         self._since_cost += 1
         if self._since_cost >= 8 and not self._cost_samples[1]:
             self._since_cost = 0  # nothing ever skipped: no cost (the usual case, at no cost)
