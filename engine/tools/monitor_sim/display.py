@@ -51,6 +51,8 @@ from collections import deque
 from enum import StrEnum
 from fractions import Fraction
 
+import numpy as np
+
 from engine.timing import ManualClock
 from engine.timing.clock import NS_PER_MS, NS_PER_S
 
@@ -181,6 +183,18 @@ class SimDisplay:
     def vblank_after(self, t_ns: int) -> int:
         """Index of the first vblank strictly after ``t_ns``."""
         return ((t_ns - self.offset_ns) * self._num) // (NS_PER_S * self._den) + 1
+
+    def vblanks_after(self, times_ns: np.ndarray) -> np.ndarray:
+        """:meth:`vblank_after` of each of ``times_ns``, exact. The products overflow 64 bits
+        for a rate drawn as any float (147.21004482764968 Hz is 120026974/815345: a minute of
+        nanoseconds times that numerator is 7e18), so they are taken in Python integers."""
+        exact = (times_ns.astype(object) - self.offset_ns) * self._num // (NS_PER_S * self._den)
+        return (exact + 1).astype(np.int64)
+
+    def vblank_spans_ns(self, counts: np.ndarray) -> np.ndarray:
+        """The time ``counts`` whole refresh periods take, in ns, exact (as :meth:`present`
+        places vblanks, in Python integers for the same reason as :meth:`vblanks_after`)."""
+        return (counts.astype(object) * (NS_PER_S * self._den) // self._num).astype(np.int64)
 
     def _tail_ns(self, stream: int, index: int) -> int:
         """The heavy-tail lateness of wake-up ``index`` of ``stream`` (usually 0; always 0 in

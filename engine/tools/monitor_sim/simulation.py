@@ -507,9 +507,8 @@ def _vblank_error_ns(
     times = shown_rel[image].astype(np.float64)
     on_grid = k[image] >= 0
     if on_grid.any():  # exact vblank times, as SimDisplay places them
-        num, den = display.refresh_hz.numerator, display.refresh_hz.denominator
         first = int(k[image][on_grid][0])
-        vblank = (k[image][on_grid] + j[on_grid] - first) * NS_PER_S * den // num
+        vblank = display.vblank_spans_ns(k[image][on_grid] + j[on_grid] - first)
         times[on_grid] = shown_rel[image][on_grid][0] + vblank.astype(np.float64)
     ok = image_ok[image]
     next_ok = np.append(image_ok[1:], True)
@@ -541,9 +540,8 @@ def _held_vblanks(
     usable = (shown >= 0) & (done >= 0)
     if not usable.any():
         return 0
-    num, den = display.refresh_hz.numerator, display.refresh_hz.denominator
-    # the first vblank after the work was done (exact integers, as SimDisplay.vblank_after)
-    earliest = ((done - display.offset_ns) * num) // (NS_PER_S * den) + 1
+    # the first vblank after the work was done
+    earliest = display.vblanks_after(done)
     # ... and after the previous image's vblank (one image per vblank)
     previous = np.concatenate(([-1], shown[:-1]))
     earliest = np.where(previous >= 0, np.maximum(earliest, previous + 1), earliest)

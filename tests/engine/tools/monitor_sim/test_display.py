@@ -5,8 +5,14 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from engine.timing.clock import NS_PER_MS, ManualClock
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.timing.clock import NS_PER_MS, NS_PER_S, ManualClock
+from engine.timing.tick_rate import TickRate
 from engine.tools.monitor_sim.display import SimDisplay
+from engine.tools.monitor_sim.simulation import SimConfig, simulate
 
 PERIOD_NS = 16_666_666  # 60 Hz, vblank k at k * 1e9 / 60 ns
 
@@ -77,3 +83,41 @@ def test_a_mailbox_never_blocks_and_shows_only_the_newest_image() -> None:
         assert clock.now_ns() - before < 100_000
     assert indices == [1, 1, 2, 2]
     assert shown_images(indices, True) == [False, True, False, True]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    refresh_hz=st.floats(30.0, 360.0),
+    offset_ns=st.integers(0, 10**9),
+    times_ns=st.lists(st.integers(0, 3600 * 10**9), min_size=1, max_size=20),
+)
+def test_vblank_arithmetic_on_arrays_is_exact_for_any_drawn_rate(
+    refresh_hz: float, offset_ns: int, times_ns: list[int]
+) -> None:
+    """The simulator's figures place vblanks for whole arrays at once. A rate drawn as any
+    float has a large numerator (147.21004482764968 Hz is 120026974/815345), and an hour of
+    nanoseconds times it overflows 64 bits: 147.21 Hz reported 22,625 vblanks held in a run of
+    7,361. The array forms agree with the scalar one, which Python computes exactly."""
+    display = SimDisplay(
+        ManualClock(0),
+        random.Random(1),
+        TickRate.from_hz(refresh_hz).rate_hz,
+        offset_ns=offset_ns,
+    )
+    at = np.array(times_ns, dtype=np.int64)
+    assert display.vblanks_after(at).tolist() == [display.vblank_after(t) for t in times_ns]
+    counts = display.vblanks_after(at) - 1
+    rate = display.refresh_hz
+    exact = [(k * NS_PER_S * rate.denominator) // rate.numerator for k in counts.tolist()]
+    assert display.vblank_spans_ns(counts).tolist() == exact
+
+
+def test_a_display_drawn_off_whole_hz_holds_no_vblank_it_need_not() -> None:
+    """A 2 ms render fits every period: no vblank waits for a finished frame, at a rate with a
+    large numerator as at a whole one."""
+    for refresh_hz in (147.0, 147.21004482764968):
+        r = simulate(
+            SimConfig(refresh_hz=refresh_hz, render_ms=2.0, phase="random", updates=600, seed=5108)
+        )
+        assert r.held_vblanks == 0
+        assert r.vblank_error_rms_ms < 0.05
