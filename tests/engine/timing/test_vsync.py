@@ -254,6 +254,30 @@ def test_paced_presents_that_do_not_block_abstain() -> None:
     assert detector.verdict is False
 
 
+def test_a_check_that_takes_neither_a_copy_nor_a_wait_abstains() -> None:
+    """Vsync off, the limiter pacing at 60 Hz, and a copy of 2-2.4 ms inside every present.
+    A check (unpaced) that took as long as the paced presents did not wait (votes off); one
+    a little longer than any of them, but not a wait's worth longer, cannot tell and abstains.
+    Its return lies on the limiter's own grid, whatever the display: taken for a vote "on",
+    eight such checks among sparse votes judged vsync on (a loop copying 2.3 ms at 128 Hz,
+    thousands of frames into a run)."""
+    rng = random.Random(3)
+    detector = VsyncDetector(nominal_hz=60.0)
+    step = NS_PER_S // 60
+    t = NS_PER_S
+    for i in range(400):
+        t += step
+        copy = round(rng.uniform(2.0, 2.4) * NS_PER_MS)
+        if i % 2:  # a check: as long as a copy while judged off; then a little longer
+            block = copy if i < 200 else round(2.7 * NS_PER_MS)
+            detector.observe(t + block, block)
+        else:
+            detector.observe(t + copy, copy, paced=True)
+        if i == 199:
+            assert detector.verdict is False
+    assert detector.verdict is False
+
+
 def test_votes_expire_so_a_few_checks_can_flip_the_verdict_within_a_second() -> None:
     detector = VsyncDetector(nominal_hz=60.0)
     step = NS_PER_S // 60
@@ -512,3 +536,33 @@ def test_probes_that_copy_first_still_show_the_swap_chain(copy_ms: float) -> Non
             assert detector.queue_offset <= depth - 1, (seed, depth)
             seen += detector.queue_offset > 0
     assert seen >= 20  # of 40 starts with a queue
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(
+    reported=st.sampled_from(["none", "rounded", "near"]),
+    nominal_hz=st.floats(60.0, 240.0),
+    copy_ms=st.floats(0.15, 6.0),
+    seed=st.integers(0, 10_000),
+)
+def test_a_loop_running_at_its_own_rate_once_judged_off_is_never_judged_on(
+    reported: str, nominal_hz: float, copy_ms: float, seed: int
+) -> None:
+    """Without vsync, a loop that presents as soon as its work is done, with a copy inside
+    the present, tries a grid with every present: over thousands of presents a window of
+    its returns stays near a line by chance, and such a grid used to vote "on" (16 of 200
+    such loops, judged off, were judged on later within 6,000 presents). A grid started, or
+    kept, while judged off must first hold on the returns that follow it
+    (``VsyncDetector._try_grid``): 0 of 400. (About 2 s an example.)"""
+    nominal = {"none": None, "rounded": float(round(nominal_hz))}.get(
+        reported, float(round(nominal_hz * 1.02))
+    )
+    detector = VsyncDetector(nominal_hz=nominal)
+    judged_off = False
+    for present, block in copy_loop_presents(
+        8_000, copy_ns=round(copy_ms * NS_PER_MS), work_ns=5 * NS_PER_MS, seed=seed
+    ):
+        detector.observe(present, block)
+        judged_off = judged_off or detector.verdict is False
+        assert not (judged_off and detector.verdict), detector.frames
