@@ -1656,6 +1656,13 @@ class VsyncDetector:
             vote: bool | None
             if paced and blocked is not None:
                 vote = None  # the limiter chose the moment: on its own grid, whatever the display
+            elif blocked and self.verdict is False and self._at_once_while_off:
+                # Judged off, where presents returned at once (no copy: blocking tells), one
+                # that blocked waited, wherever it returned: the grid is the limiter's own, and
+                # a wait off it (or "late" on it) is no evidence against vsync. (Vsync switched
+                # on with +-2 ms of noise was noticed up to 69 frames later, such waits voting
+                # "off" until the grid moved to the vblanks.)
+                vote = True
             elif unsure:
                 vote = None  # woke late, or called just before its vblank: cannot tell
             elif blocked is None:

@@ -301,6 +301,40 @@ def test_votes_expire_so_a_few_checks_can_flip_the_verdict_within_a_second() -> 
     assert flipped_at is not None and flipped_at <= NS_PER_S
 
 
+def test_waits_off_the_limiters_grid_are_waits() -> None:
+    """Vsync off, the limiter pacing at 60 Hz: every present returns at once, and the grid is
+    the limiter's own. Vsync comes on with its vblanks half a period from that grid: checks
+    now wait half a period and return at the vblanks, off the limiter's grid. A present that
+    returned at once cannot have waited, so one that blocked for milliseconds did: it votes
+    "on" wherever it returned, and the detector doubts its "off" from the first such check
+    (each voted "off" for being off the grid until the grid moved: with +-2 ms of noise,
+    vsync switched on was noticed up to 69 frames later)."""
+    rng = random.Random(7)
+    detector = VsyncDetector(nominal_hz=60.0)
+    step = NS_PER_S // 60
+    t = NS_PER_S
+    for i in range(120):  # vsync off: paced presents, and checks 1 ms early, return at once
+        t += step
+        if i % 2:
+            detector.observe(t - NS_PER_MS + 50_000, 50_000)
+        else:
+            detector.observe(t + 50_000, 50_000, paced=True)
+    assert detector.verdict is False
+    switched = t
+    flipped_at = None
+    for i in range(120):  # vsync on, vblanks half a period after the limiter's deadlines
+        t += step
+        if i % 3 == 2:  # a check, called 1 ms early, waits for the vblank
+            wake = round(rng.uniform(-0.5, 0.5) * NS_PER_MS)
+            detector.observe(t + step // 2 + wake, step // 2 + NS_PER_MS + wake)
+            assert detector.doubted or detector.verdict is True, i
+        else:
+            detector.observe(t + step // 2, step // 2, paced=True)
+        if flipped_at is None and detector.verdict is True:
+            flipped_at = t - switched
+    assert flipped_at is not None and flipped_at <= NS_PER_S
+
+
 def test_a_late_wake_up_among_the_first_presents_does_not_start_the_grid_late() -> None:
     """Start-up probes at 240 Hz (called back to back, ±0.25 ms noise), the eighth woke 2.8 ms
     late. It used to stay the grid's late edge (nothing is trimmed below 80 presents): the grid
