@@ -21,6 +21,8 @@ measured frame time, and *bend* is how far the ``locked`` cadence ran the game f
 a loop at 60 Hz on a 60 Hz display sits right at the boundary and double-updates on about a quarter
 of all frames (the naive loop in the monitor simulator). Rendering draws the state half a tick
 behind real time, ``alpha = pending / step + 1/2``, which is the usual one-tick-late interpolation.
+The half is taken 1 ns short (the clock's resolution): a frame exactly on the boundary, read up to
+1 ns early by an integer clock or a fitted grid, ticks in every policy alike.
 
 **Policies** (the names are part of the interface, see :class:`TimingMode`):
 
@@ -189,8 +191,11 @@ class FramePacer:
         self.tick_rate = tick_rate
         self.settings = settings or PacerSettings()
         self._step_u = tick_rate.step_units
-        self._half_u = self._step_u // 2
         self._units_per_ns = tick_rate.units_per_ns
+        # Half a tick, less the clock's resolution (1 ns): a frame time that reaches a rounding
+        # boundary exactly (two vblanks of 120 Hz are half a 60 Hz tick) lies on it or up to
+        # 1 ns short, as the integer clock or a fitted grid happens to round it; both round up.
+        self._half_u = self._step_u // 2 + self._units_per_ns
         self._step_ns_float = float(tick_rate.step_ns)
         # strict trusts a noise-free time only this close to the raw one: a quarter tick, <= 2 ms.
         self._max_offset_ns = min(2_000_000, int(tick_rate.step_ns / 4))

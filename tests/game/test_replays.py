@@ -189,11 +189,12 @@ def test_every_bundled_replay_plays_alike_at_any_display_rate_vsync_and_timing(
     Configurations whose calls are :func:`alike` (the same ticks, the same renders between
     them, the renders' alpha and frame time equal to within float rounding) play a replay as
     one computation: each replay is played once per distinct sequence, and each played run's
-    own calls are checked against its prediction. Here, at 30, 60 and 240 Hz the four
-    configurations make alike calls; at 144 Hz vsync off runs its ticks at other frames. So
-    every configuration is proven at every rate without drawing the same frames two to four
-    times (this and the command-line test below replaced 48 in-process and 24 command-line
-    playbacks of the six replays, 72 in all, by 30 and 6).
+    own calls are checked against its prediction. Here the four configurations make alike
+    calls at every rate (a frame on a tick's rounding boundary ticks alike in every policy:
+    ``engine/timing/README.md``, "Round to the nearest tick"), so every configuration is proven
+    at every rate without drawing the same frames four times; a timing change that parts them
+    costs time here, not correctness (this and the command-line test below replaced 48
+    in-process and 24 command-line playbacks of the six replays, 72 in all, by 24 and 6).
     """
     from engine.app.cli import replay_level_path
     from engine.app.replay_run import Player

@@ -137,6 +137,39 @@ def test_locked_runs_one_tick_every_other_vblank_at_120_hz_with_even_alpha() -> 
     assert steps == {0.5}
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    multiple=st.integers(1, 8),
+    rounding=st.sampled_from(["floor", "ceil", "nearest"]),
+    start_ns=st.integers(0, 10**12),
+)
+def test_a_frame_on_a_ticks_rounding_boundary_ticks_alike_in_every_policy(
+    multiple: int, rounding: str, start_ns: int
+) -> None:
+    """A display at N times the tick rate puts a frame exactly on half a tick for even N (two
+    vblanks of 120 Hz); an integer clock reads that instant up to 1 ns early or late. Every
+    policy (measured time in strict and interpolated, whole vblanks in locked) runs its ticks
+    at the same frames, whichever way the clock rounds: the ticks by frame n are those of the
+    exact instant, ties rounded up (this failed at 120 and 240 Hz before the 1 ns allowance).
+    """
+    num, den = 60 * multiple, NS_PER_S  # vblank n at start + n * den / num ns, exactly
+    round_ns = {
+        "floor": lambda n: n * den // num,
+        "ceil": lambda n: -(-n * den // num),
+        "nearest": lambda n: (2 * n * den + num) // (2 * num),
+    }[rounding]
+    frames = 8 * multiple
+    exact = [(2 * n + multiple) // (2 * multiple) for n in range(frames)]  # round(n / N), ties up
+    for mode in (TimingMode.STRICT, TimingMode.INTERPOLATED, TimingMode.LOCKED):
+        p = pacer(mode)
+        ticks = []
+        for n in range(frames):
+            t = start_ns + round_ns(n)
+            p.advance(FrameTime(t, t, 1 if n else None, True, float(num)))
+            ticks.append(p.ticks)
+        assert ticks == exact, (mode, rounding)
+
+
 def test_locked_falls_back_to_strict_when_the_refresh_does_not_fit() -> None:
     p = pacer(TimingMode.LOCKED)
     d = p.advance(FrameTime(0, None, None, True, 75.0))
