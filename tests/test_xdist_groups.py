@@ -5,7 +5,8 @@ a minute or more to build. ``--dist loadgroup`` (pyproject.toml) sends a group's
 worker, so each is built once. pytest-xdist does it by adding the group to each test's id, which
 pytest 9.2 no longer lets it do: the tests were spread over both workers again and each built
 the fixture, with nothing failing. This test runs a tiny suite of its own to check that a group
-lands on one worker with the installed pytest and pytest-xdist.
+lands on one worker with the installed pytest and pytest-xdist. It starts a pytest of its own
+(three processes, 5 s), so it runs with ``--full`` (and in ``.ci/run``), where the groups matter most.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 TINY_SUITE = """
 import os
@@ -35,6 +38,7 @@ def test_grouped(built, n):
 """
 
 
+@pytest.mark.slow
 def test_a_group_runs_on_one_worker_and_builds_its_module_fixture_once(tmp_path: Path) -> None:
     (tmp_path / "test_tiny.py").write_text(TINY_SUITE)
     (tmp_path / "pytest.ini").write_text("[pytest]\n")

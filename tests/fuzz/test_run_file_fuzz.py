@@ -9,6 +9,7 @@ answer, never raise.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -28,8 +29,6 @@ FUZZ_SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-RUN = honest_run(restarts=[(1, 30)]).to_json()
-TEXT = json.dumps(RUN, indent=1)
 MAX_VERIFIED = 5
 """Loadable damaged runs verified per session (each replays the whole run: 0.3 s)."""
 
@@ -46,7 +45,16 @@ def paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
-PATHS = paths(RUN)
+@functools.cache
+def honest_text() -> str:
+    """The damaged file's original: an honest run's JSON text.
+
+    Played on first use (2 s), not at import: every pytest-xdist worker imports this module to
+    collect it, and only the one that runs these tests needs the run.
+    """
+    return json.dumps(honest_run(restarts=[(1, 30)]).to_json(), indent=1)
+
+
 json_scalars = (
     st.none()
     | st.booleans()
@@ -82,7 +90,7 @@ def check(text: str | bytes, path_factory: pytest.TempPathFactory) -> None:
 
 @FUZZ_SETTINGS
 @given(
-    path=st.sampled_from(PATHS),
+    path=st.deferred(lambda: st.sampled_from(paths(json.loads(honest_text())))),
     value=json_values,
     delete=st.booleans(),
 )
@@ -90,7 +98,7 @@ def check(text: str | bytes, path_factory: pytest.TempPathFactory) -> None:
 def test_one_field_set_to_anything_or_deleted(
     tmp_path_factory: pytest.TempPathFactory, path: tuple[Any, ...], value: Any, delete: bool
 ) -> None:
-    data = json.loads(TEXT)
+    data = json.loads(honest_text())
     node = data
     for key in path[:-1]:
         node = node[key]
@@ -102,20 +110,20 @@ def test_one_field_set_to_anything_or_deleted(
     try:
         text = json.dumps(data)
     except ValueError:  # an integer json cannot write; write it by hand
-        text, count = re.subn(r'"version": \d+', '"version": ' + "9" * 5000, TEXT, count=1)
+        text, count = re.subn(r'"version": \d+', '"version": ' + "9" * 5000, honest_text(), count=1)
         assert count == 1
     if not deleted and isinstance(value, float) and not math.isfinite(value):
         assert "NaN" in text or "Infinity" in text  # json's own spelling, which it also reads
     check(text, tmp_path_factory)
 
 
-DATA = TEXT.encode("utf-8")
-
-
 @FUZZ_SETTINGS
 @given(
     edits=st.lists(
-        st.tuples(st.integers(0, len(DATA) - 1), st.binary(min_size=0, max_size=3)),
+        st.tuples(
+            st.deferred(lambda: st.integers(0, len(honest_text().encode("utf-8")) - 1)),
+            st.binary(min_size=0, max_size=3),
+        ),
         min_size=1,
         max_size=3,
     )
@@ -123,7 +131,7 @@ DATA = TEXT.encode("utf-8")
 def test_bytes_changed(
     tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[int, bytes]]
 ) -> None:
-    data = bytearray(DATA)
+    data = bytearray(honest_text().encode("utf-8"))
     for index, replacement in edits:
         data[index : index + 1] = replacement
     check(bytes(data), tmp_path_factory)
