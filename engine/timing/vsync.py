@@ -1846,14 +1846,18 @@ class VsyncDetector:
         pairs, intervals = probes
         period = self._grid.period_ns or float(intervals[len(intervals) // 2])
         # Wake-up noise near half a period (+-2 ms at 240 Hz) scatters waits' returns across
-        # the period too, but their durations take up the delays as well, and the
-        # back-to-back intervals vary by twice what it scatters returns by: the probes copied
-        # only if their returns scatter more than half a period, more than their durations
-        # spread (a copy's jitter) and more than those intervals vary.
+        # the period too, but their durations take up the delays as well (the calls cover the
+        # period): the probes copied only if their returns scatter more than a quarter period
+        # and more than their durations spread (a copy's jitter). Not "more than half a
+        # period, and more than the back-to-back intervals vary", as before: a copy's returns
+        # walk round the period at random (each call is a step after the previous return),
+        # and 15 of them left half a period unvisited now and then; the intervals are a copy's
+        # own lengths, and a copy that jitters by half a period or more (5 +- 1.25 ms at 227
+        # Hz) varies them, taken modulo the period, as widely as its returns scatter. Such
+        # loops were judged on at frame 17-23.
         scatter, spread = _scatter_and_spread(pairs, 0.0, period)
         spread += self.settings.block_on_ns
-        noise, _ = _circular_span(intervals, period, len(intervals) // 8)
-        if scatter <= max(period / 2, spread, UNPINNED_RATIO * noise):
+        if scatter <= max(period / 4, spread):
             return False
         # And a copy takes as long called late as back to back. A wait is shorter called
         # late (by half a period on the whole), and so is a present in a swap chain the
