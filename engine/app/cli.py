@@ -400,11 +400,7 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
             window.close()
         return 2
     if args.screenshot and report is not None:
-        engine.render_frame(report.alpha)
-        try:
-            engine.video.screenshot(str(args.screenshot))
-        except OSError as exc:
-            fail(prog, f"cannot write screenshot {args.screenshot}: {exc.strerror or exc}")
+        save_screenshot(engine, args.screenshot, report.alpha, prog)
     # Taped runs count the level's own ticks (they stop at the completing tick); plain runs
     # count every tick the engine ran, as before.
     ticks = engine.pacer.ticks if scene.tape is None else scene.sim.ticks
@@ -434,6 +430,16 @@ def play(definition: GameDefinition, args: argparse.Namespace, stop: StopSignals
     if not engine.closed:
         window.close()
     return stop.exit_status(0)
+
+
+def save_screenshot(engine: Engine, path: Path, alpha: float, prog: str) -> None:
+    """``--screenshot``: the last frame drawn again at its ``alpha`` and saved as a PNG (one
+    line and exit status 2 when it cannot be written)."""
+    engine.render_frame(alpha)
+    try:
+        engine.video.screenshot(str(path))
+    except OSError as exc:
+        fail(prog, f"cannot write screenshot {path}: {exc.strerror or exc}")
 
 
 def game_sounds(definition: GameDefinition, config: Config, *, headless: bool) -> SoundBank:
@@ -490,11 +496,14 @@ def play_session(
         session.start_level(0)
     else:
         session.show_title()
+    report = None
     try:
         while not engine.closed and not stop.requested:
             if args.frames is not None and engine.loop.frames >= args.frames:
                 break
-            engine.run_frame()
+            report = engine.run_frame()
+        if args.screenshot and report is not None and not engine.closed:
+            save_screenshot(engine, args.screenshot, report.alpha, definition.prog)
     finally:
         if speedrun is not None:
             speedrun.close()

@@ -282,3 +282,32 @@ def test_the_summary_line_shortens_a_long_level_name(tmp_path: Path) -> None:
     assert "...: not complete, " in line, line[:300]
     data = game("--level", str(_level_named(tmp_path, name)), "--frames", "2", "--json")
     assert json.loads(data.stdout)["level"] == name
+
+
+@pytest.mark.gl
+def test_the_windowed_game_saves_its_screenshot_too(
+    gl_window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--screenshot`` in the game with its screens (a display, no ``--headless``), not only
+    in a level run: it was ignored there. Run on the shared hidden window, 30 frames of the
+    title screen."""
+    from PIL import Image
+
+    from engine.app.cli import build_parser, play_session
+    from engine.config import load_config
+    from engine.runtime.engine import Engine
+    from engine.runtime.launch import StopSignals
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # records stay out of ~
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    shot = tmp_path / "title.png"
+    args = build_parser("game").parse_args(["--frames", "30", "--screenshot", str(shot)])
+    config = load_config(None)
+    engine = Engine(gl_window, config, headless=True, probe_frames=0)
+    try:
+        assert play_session(GAME, engine, config, args, StopSignals()) == 0
+    finally:
+        engine.close()
+    with Image.open(shot) as picture:
+        assert picture.size == tuple(gl_window.get_framebuffer_size())
+        assert len(set(picture.convert("RGB").getdata())) > 16  # the title, not a blank frame
