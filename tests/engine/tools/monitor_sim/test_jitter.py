@@ -309,7 +309,7 @@ def test_a_copy_that_jitters_by_half_a_period_without_vsync_is_off_from_the_star
     refresh_hz: float, reported_hz: float | None, noise_ms: float, present_ms: float, seed: int
 ) -> None:
     """Drawn displays without vsync (a copy of about a period, +-25 %, inside the present) that
-    were judged on at frame 19-23, from the start-up: the copy varied the back-to-back
+    were judged on at frame 17-23, from the start-up: the copy varied the back-to-back
     intervals, taken modulo the period, as widely as the late probes' returns scattered, which
     passed for wake-up noise near half a period, and the reported rate's half-period tolerance
     had every return "on" (``VsyncDetector._probes_copied``). In drawn detector runs of copies
