@@ -300,6 +300,9 @@ def test_the_windowed_game_saves_its_screenshot_too(
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # records stay out of ~
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    # the command closes its window when done: the shared one stays open for the other tests
+    closed: list[bool] = []
+    monkeypatch.setattr(gl_window, "close", lambda: closed.append(True))
     shot = tmp_path / "title.png"
     args = build_parser("game").parse_args(["--frames", "30", "--screenshot", str(shot)])
     config = load_config(None)
@@ -308,6 +311,7 @@ def test_the_windowed_game_saves_its_screenshot_too(
         assert play_session(GAME, engine, config, args, StopSignals()) == 0
     finally:
         engine.close()
+    assert closed == [True]
     with Image.open(shot) as picture:
         assert picture.size == tuple(gl_window.get_framebuffer_size())
         assert len(set(picture.convert("RGB").getdata())) > 16  # the title, not a blank frame
