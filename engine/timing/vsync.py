@@ -1461,6 +1461,7 @@ class VsyncDetector:
         "_paced_blocks",
         "_placement_cost_ns",
         "_presents",
+        "_probe_calls",
         "_probe_returns",
         "_probe_waits",
         "_probes_at_once",
@@ -1502,6 +1503,8 @@ class VsyncDetector:
         # (time from the previous probe's return to this one's call, this one's return and
         # duration) of the probes that took time (see _probes_copied)
         self._probe_waits: list[tuple[int, int, int]] = []
+        # (return, call, the previous probe's return) of the probes (see _learn_probes_cost)
+        self._probe_calls: list[tuple[int, int, int]] = []
         self._last_probe_ns: int | None = None
         self._paced_blocks: deque[int] = deque(maxlen=window // 2)
         # whether a present returned at once since vsync was judged off (see _try_grid)
@@ -1632,14 +1635,17 @@ class VsyncDetector:
         if probe and call_ns is not None and block_ns is not None:
             previous, self._last_probe_ns = self._last_probe_ns, present_ns
             delay = 0 if previous is None else call_ns - previous
-            if previous is not None and block_ns >= settings.block_on_ns:
-                self._probe_waits.append((delay, present_ns, block_ns))
+            if previous is not None:
+                # the cost is learnt from every probe once the grid is settled
+                self._probe_calls.append((present_ns, call_ns, previous))
+                if block_ns >= settings.block_on_ns:
+                    self._probe_waits.append((delay, present_ns, block_ns))
             if delay > IMMEDIATE_NS:
                 # a probe called late on purpose: a measurement (see _probes_copied), kept out
-                # of the grid and the cost, which the back-to-back probes train as before
+                # of the grid, which the back-to-back probes train as before
                 return PresentEstimate(present_ns, None, None)
 
-        if call_ns is not None and grid.period_ns is not None and not paced:
+        if call_ns is not None and grid.period_ns is not None and not paced and not probe:
             self._learn_cost(present_ns, call_ns)
         starts = grid.starts
         smooth_ns, vblanks, on_grid, unsure = grid.add(
@@ -1755,6 +1761,7 @@ class VsyncDetector:
                     [t for _, t, _ in waits], [t - block for _, t, block in waits], *pinned
                 )
                 self._grid.settle()
+                self._learn_probes_cost()
                 return
         if self.verdict is None and self._probes_copied():
             # and the grid they started is none: the reported rate's tolerance (half a period
@@ -1766,6 +1773,31 @@ class VsyncDetector:
             for samples in self._cost_samples:
                 samples.clear()
             self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
+        elif self.verdict is not False:
+            self._learn_probes_cost()
+
+    def _learn_probes_cost(self) -> None:
+        """Learn the present's own cost from the start-up probes, once the grid is settled.
+
+        The probes called late cover the period (see :meth:`_probes_copied`), so the vblanks
+        they skipped tell the cost as the game's frames would (:meth:`_learn_cost`), but before
+        the first frame: called ``s`` before a vblank, a present whose copy takes longer skips
+        it. Frames called at one place in the period show it only when their copies, jittering,
+        now and then run past the vblank; until a few dozen had, every frame was planned as if
+        the present cost nothing, and each that did not fit was shown a period late (84 Hz with
+        a 5 ms render and a 5.8 +- 1.45 ms copy, seeds 1-4: 6, 8, 0 and 6 images a period late
+        in the first second; 2, 0, 0 and 4 learnt from the probes). Every probe is placed on
+        the settled grid: learnt while the grid was forming, a back-to-back probe was placed a
+        period off now and then, and seemed to skip a vblank farther away than its copy took.
+        Not in a swap chain, whose presents return before their images flip.
+        """
+        grid = self._grid
+        period = grid.period_ns
+        if period is None or grid.queue_offset:
+            return
+        for present_ns, call_ns, previous in self._probe_calls:
+            # the previous image flipped at the vblank nearest the previous probe's return
+            self._learn_cost(present_ns, call_ns, grid.index_after(round(previous - period / 2)))
 
     def _probes_pinned(self) -> tuple[float, float] | None:
         """The period of the vblanks the probes called late returned at, whatever their
@@ -1911,7 +1943,7 @@ class VsyncDetector:
             self._grid.queue_offset = at_once
         self._probes_at_once = None
 
-    def _learn_cost(self, present_ns: int, call_ns: int) -> None:
+    def _learn_cost(self, present_ns: int, call_ns: int, previous: int | None = None) -> None:
         """Learn the present call's own cost from which vblanks its images flip at.
 
         Its duration alone cannot tell: a present that copies the picture for 4 ms (software GL
@@ -1922,12 +1954,17 @@ class VsyncDetector:
         ``c`` before it. The cost is the threshold on ``s`` that separates the skipped from the
         others with the fewest exceptions (a rare late wake-up is one exception, not a cost);
         with no skips it is 0, as for a present that only waits.
+
+        ``previous`` is the index of the vblank the previous image flipped at (the grid's
+        latest placed present by default): an image flips after it.
         """
         grid = self._grid
         period = grid.period_ns
         assert period is not None
         # the first vblank the image could flip at: after the call, and after the previous image
-        first = grid.time_of(max(grid.index_after(call_ns), grid.last_index + 1))
+        if previous is None:
+            previous = grid.last_index
+        first = grid.time_of(max(grid.index_after(call_ns), previous + 1))
         # skipped: returned nearer the vblank after that one than that one (beyond the noise)
         noise = grid.noise_ns + grid.phase_uncertainty_ns()
         skipped = present_ns - first > max(period / 2, noise)
@@ -1984,8 +2021,9 @@ class VsyncDetector:
             # vblank they run past, see above)
             cap = period * (1 + low // period)
             top = cap if high is None else min(high, cap)
-            self._placement_cost_ns = round((low + top) / 2) if low else 0
-            self.planning_cost_ns = max(low, self._cost_reach_ns())
+            reach = self._cost_reach_ns()
+            self._placement_cost_ns = round((low + top) / 2) if low else reach
+            self.planning_cost_ns = max(low, reach)
 
     def _cost_reach_ns(self) -> int:
         """How far before its vblank a present has been seen to skip it, when skips came often

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.timing import (
     FrameLimiter,
@@ -292,3 +296,69 @@ def test_a_frame_too_late_for_its_vblank_is_discarded_and_the_next_one_shown_on_
 def test_strict_timing_presents_every_frame_it_renders() -> None:
     reports, flips, _ = run_with_one_slow_frame(TimingMode.STRICT)
     assert all(r.presented for r in reports) and len(flips) == len(reports)
+
+
+class CopyingVsyncDisplay:
+    """Vsync on at any rate: each present first copies the picture (``copy_ns`` +- 25 %, as
+    software GL does inside ``flip()``), then waits for the first vblank after the copy (one
+    image per vblank), and returns within +-``noise_ns`` of it."""
+
+    def __init__(
+        self, clock: ManualClock, rng: random.Random, refresh_hz: float, copy_ns: int, noise_ns: int
+    ) -> None:
+        self.clock, self.rng = clock, rng
+        self.period = Fraction(NS_PER_S) / Fraction(refresh_hz)
+        self.offset = rng.randrange(int(self.period))
+        self.copy_ns, self.noise_ns = copy_ns, noise_ns
+        self.last = -1
+        #: The longest copy so far.
+        self.longest_ns = 0
+
+    def present(self) -> None:
+        copy = round(self.copy_ns * self.rng.uniform(0.75, 1.25))
+        self.longest_ns = max(self.longest_ns, copy)
+        self.clock.advance(copy)
+        now = self.clock.now_ns()
+        k = max(int((now - self.offset) / self.period) + 1, self.last + 1)
+        self.last = k
+        vblank = self.offset + int(k * self.period)
+        noise = self.rng.randint(-self.noise_ns, self.noise_ns)
+        self.clock.set(max(now, vblank + noise))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    refresh_hz=st.floats(60.0, 240.0),
+    copy_periods=st.floats(0.4, 0.9),
+    noise_ms=st.floats(0.0, 0.25),
+    seed=st.integers(0, 2**16),
+)
+def test_the_start_up_probes_teach_the_presents_own_cost_before_the_first_frame(
+    refresh_hz: float, copy_periods: float, noise_ms: float, seed: int
+) -> None:
+    """With vsync on, a present that copies the picture before it waits (0.4-0.9 of a period)
+    skips the vblank it is called closer to than its copy. Learnt only from the game's frames,
+    the cost was 0 until a few dozen of them had run past their vblank, and each of those was
+    shown a period late (84 Hz with a 5.8 ms copy: up to 8 images in the first second).
+    The start-up probes called late cover the period, so the vblanks they skipped teach it
+    first: at the first frame the planning cost is known, and no longer than the longest copy
+    (plus the wake-up noise) would explain."""
+    rng = random.Random(seed)
+    clock = ManualClock(rng.randrange(NS_PER_S, 100 * NS_PER_S))
+    period_ns = NS_PER_S / refresh_hz
+    noise_ns = round(noise_ms * NS_PER_MS)
+    display = CopyingVsyncDisplay(clock, rng, refresh_hz, round(copy_periods * period_ns), noise_ns)
+    loop = GameLoop(
+        clock=clock,
+        pacer=FramePacer(TickRate.from_hz(60), PacerSettings(mode=TimingMode.AUTO)),
+        fixed_update=lambda tick: None,
+        render=lambda alpha: clock.advance(NS_PER_MS),
+        present=display.present,
+        detector=VsyncDetector(nominal_hz=None),
+    )
+    report = loop.run_frame()
+    while report.probe:
+        report = loop.run_frame()
+    detector = loop.detector
+    assert detector.verdict is not False
+    assert 0 < detector.planning_cost_ns <= display.longest_ns + noise_ns
