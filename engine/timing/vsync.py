@@ -1789,7 +1789,9 @@ class VsyncDetector:
         in the first second; 2, 0, 0 and 4 learnt from the probes). Every probe is placed on
         the settled grid: learnt while the grid was forming, a back-to-back probe was placed a
         period off now and then, and seemed to skip a vblank farther away than its copy took.
-        Not in a swap chain, whose presents return before their images flip.
+        Not in a swap chain, whose presents return before their images flip. When they prove
+        no threshold (a copy that jitters skips at some distances and not at others), they are
+        dropped: the frames, called at one distance, tell how often it runs past.
         """
         grid = self._grid
         period = grid.period_ns
@@ -1798,6 +1800,10 @@ class VsyncDetector:
         for present_ns, call_ns, previous in self._probe_calls:
             # the previous image flipped at the vblank nearest the previous probe's return
             self._learn_cost(present_ns, call_ns, grid.index_after(round(previous - period / 2)))
+        if not self.present_cost_ns:
+            for samples in self._cost_samples:
+                samples.clear()
+            self._placement_cost_ns = self.planning_cost_ns = 0
 
     def _probes_pinned(self) -> tuple[float, float] | None:
         """The period of the vblanks the probes called late returned at, whatever their
@@ -2021,9 +2027,8 @@ class VsyncDetector:
             # vblank they run past, see above)
             cap = period * (1 + low // period)
             top = cap if high is None else min(high, cap)
-            reach = self._cost_reach_ns()
-            self._placement_cost_ns = round((low + top) / 2) if low else reach
-            self.planning_cost_ns = max(low, reach)
+            self._placement_cost_ns = round((low + top) / 2) if low else 0
+            self.planning_cost_ns = max(low, self._cost_reach_ns())
 
     def _cost_reach_ns(self) -> int:
         """How far before its vblank a present has been seen to skip it, when skips came often
