@@ -1770,9 +1770,7 @@ class VsyncDetector:
             self._grid.reset()
             self._grid.prior_refuted = True
             # what it learned from which of its vblanks images flipped at means nothing
-            for samples in self._cost_samples:
-                samples.clear()
-            self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
+            self._forget_cost()
         elif self.verdict is not False:
             self._learn_probes_cost()
 
@@ -1801,9 +1799,13 @@ class VsyncDetector:
             # the previous image flipped at the vblank nearest the previous probe's return
             self._learn_cost(present_ns, call_ns, grid.index_after(round(previous - period / 2)))
         if not self.present_cost_ns:
-            for samples in self._cost_samples:
-                samples.clear()
-            self._placement_cost_ns = self.planning_cost_ns = 0
+            self._forget_cost()
+
+    def _forget_cost(self) -> None:
+        """Drop what the presents taught of their cost: it is 0 until new presents teach it."""
+        for samples in self._cost_samples:
+            samples.clear()
+        self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
 
     def _probes_pinned(self) -> tuple[float, float] | None:
         """The period of the vblanks the probes called late returned at, whatever their
