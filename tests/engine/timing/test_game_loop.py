@@ -332,11 +332,27 @@ class CopyingVsyncDisplay:
         self.clock.set(max(now, vblank + noise))
 
 
-def first_frame_cost(
+@settings(max_examples=60, deadline=None)
+@given(
+    refresh_hz=st.floats(60.0, 240.0),
+    copy_periods=st.floats(0.4, 0.9),
+    jitter=st.floats(0.0, 0.25),
+    noise_ms=st.floats(0.0, 0.25),
+    seed=st.integers(0, 2**16),
+)
+def test_the_start_up_probes_teach_the_presents_own_cost_before_the_first_frame(
     refresh_hz: float, copy_periods: float, jitter: float, noise_ms: float, seed: int
-) -> tuple[VsyncDetector, CopyingVsyncDisplay, int]:
-    """Run a planned loop on a copying display through its start-up probes; return its
-    detector at the first game frame, the display and the wake-up noise bound in ns."""
+) -> None:
+    """With vsync on, a present that copies the picture before it waits (0.4-0.9 of a period)
+    skips the vblank it is called closer to than its copy. Learnt only from the game's frames,
+    the cost was 0 until a few dozen of them had run past their vblank, and each of those was
+    shown a period late (84 Hz with a 5.8 ms copy: up to 8 images in the first second).
+    The start-up probes called late cover the period, so the vblanks they skipped teach it
+    first: at the first frame the planning cost is known, and no longer than the longest copy
+    (with the wake-up noise). A copy whose length varies by up to a quarter skips at some
+    distances and not at others with no threshold between: then the probes may teach nothing
+    (the frames, called at one distance, tell how often it runs past); a steadier one (within
+    5 %) always shows its cost."""
     rng = random.Random(seed)
     clock = ManualClock(rng.randrange(NS_PER_S, 100 * NS_PER_S))
     noise_ns = round(noise_ms * NS_PER_MS)
@@ -353,48 +369,8 @@ def first_frame_cost(
     report = loop.run_frame()
     while report.probe:
         report = loop.run_frame()
-    return loop.detector, display, noise_ns
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    refresh_hz=st.floats(60.0, 240.0),
-    copy_periods=st.floats(0.4, 0.9),
-    jitter=st.floats(0.0, 0.05),
-    noise_ms=st.floats(0.0, 0.25),
-    seed=st.integers(0, 2**16),
-)
-def test_the_start_up_probes_teach_the_presents_own_cost_before_the_first_frame(
-    refresh_hz: float, copy_periods: float, jitter: float, noise_ms: float, seed: int
-) -> None:
-    """With vsync on, a present that copies the picture before it waits (0.4-0.9 of a period)
-    skips the vblank it is called closer to than its copy. Learnt only from the game's frames,
-    the cost was 0 until a few dozen of them had run past their vblank, and each of those was
-    shown a period late (84 Hz with a 5.8 ms copy: up to 8 images in the first second).
-    The start-up probes called late cover the period, so the vblanks they skipped teach it
-    first: at the first frame the planning cost is known, and no longer than the longest copy
-    (with the wake-up noise)."""
-    detector, display, noise_ns = first_frame_cost(refresh_hz, copy_periods, jitter, noise_ms, seed)
+    detector = loop.detector
     assert detector.verdict is not False
-    cost = detector.planning_cost_ns
-    assert 0 < cost <= display.longest_ns + noise_ns
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    refresh_hz=st.floats(60.0, 240.0),
-    copy_periods=st.floats(0.4, 0.9),
-    jitter=st.floats(0.05, 0.25),
-    noise_ms=st.floats(0.0, 0.25),
-    seed=st.integers(0, 2**16),
-)
-def test_a_copy_that_jitters_teaches_no_cost_its_copies_cannot_explain(
-    refresh_hz: float, copy_periods: float, jitter: float, noise_ms: float, seed: int
-) -> None:
-    """A copy whose length varies by up to a quarter skips at some distances and not at others
-    with no threshold between: the probes then teach nothing (the frames, called at one
-    distance, tell how often it runs past), or a cost no longer than the longest copy."""
-    detector, display, noise_ns = first_frame_cost(refresh_hz, copy_periods, jitter, noise_ms, seed)
-    assert detector.verdict is not False
-    cost = detector.planning_cost_ns
-    assert cost <= display.longest_ns + noise_ns
+    assert detector.planning_cost_ns <= display.longest_ns + noise_ns
+    if jitter <= 0.05:
+        assert detector.planning_cost_ns > 0
