@@ -1881,6 +1881,16 @@ class VsyncDetector:
             # (in a swap chain a probe called late finds room, and returns after its own
             # work too: its image waits in the queue)
             return False
+        # A copy takes its time wherever it is called: a probe called late that returned at
+        # once waited for a vblank whose wake-up came before the call (+-2 ms at 240 Hz: a
+        # few probes in 16, and the waits' returns and durations then passed both tests
+        # below now and then, judged off from frame 0 and on and off by turns after it).
+        block_on = self.settings.block_on_ns
+        if any(
+            call - previous > IMMEDIATE_NS and present - call < block_on
+            for present, call, previous in self._probe_calls
+        ):
+            return False
         # the back-to-back probes' intervals: a period, within twice the wake-up noise, if
         # they waited (their returns scatter by half that)
         pairs, intervals = probes

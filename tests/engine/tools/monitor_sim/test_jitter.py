@@ -166,6 +166,18 @@ def test_240_hz_with_2ms_noise_fits_the_returns_just_outside_the_half_period_win
     assert r.held_vblanks <= 0.125 * r.vsyncs
 
 
+@pytest.mark.parametrize("seed", [70, 103])
+def test_240_hz_with_2ms_noise_is_not_taken_for_a_copy_by_the_start_up_probes(seed: int) -> None:
+    """The matrix's ``240Hz~2ms`` row with seeds 70 and 103 (``--sweep-seeds`` found them): the
+    late start-up probes' returns scattered more than a quarter period and more than their
+    durations spread, and took about as long as the back-to-back ones, so the probes were
+    taken for a copy without vsync: off from frame 0, then on and off by turns. A few of them
+    returned at once (their vblank's wake-up came before the call), which a copy never does."""
+    r = simulate(replace(UNIFORM_2MS, policy="auto", refresh_hz=240.0, seed=seed))
+    assert r.verdict_changes[0] == (0, None)
+    assert r.vsync_detected is True and late_changes(r, 120) == []
+
+
 def test_a_check_that_disagrees_with_the_verdict_is_followed_by_another_at_once() -> None:
     """The matrix's ``vsync-on-mid~2ms`` row with seed 2 (``--sweep-seeds`` found it): with a check
     only every 50 ms, the old "off" votes of the last 750 ms outnumbered the new ones and vsync
