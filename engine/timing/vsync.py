@@ -2044,7 +2044,7 @@ class VsyncDetector:
 
     def _cost_reach_ns(self) -> int:
         """How far before its vblank a present has been seen to skip it, when skips came often
-        (at least one present in eight over the span the kept skips were seen in; late wake-ups
+        (at least one present in 32 over the span the kept skips were seen in; late wake-ups
         of a busy desktop are rarer), else 0.
 
         A copy whose own duration varies (software GL: 5±1.25 ms) leaves no threshold between
