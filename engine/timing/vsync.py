@@ -1463,7 +1463,6 @@ class VsyncDetector:
         "_presents",
         "_probe_calls",
         "_probe_returns",
-        "_probe_waits",
         "_probes_at_once",
         "_since_cost",
         "_trial",
@@ -1500,10 +1499,8 @@ class VsyncDetector:
         # the returns of the last of those and of the waiting ones (see queue_offset)
         self._probes_at_once: int | None = 0
         self._probe_returns: list[int] = []
-        # (time from the previous probe's return to this one's call, this one's return and
-        # duration) of the probes that took time (see _probes_copied)
-        self._probe_waits: list[tuple[int, int, int]] = []
-        # (return, call, the previous probe's return) of the probes (see _learn_probes_cost)
+        # (return, call, the previous probe's return) of the probes but the first (see
+        # _probe_waits and _learn_probes_cost)
         self._probe_calls: list[tuple[int, int, int]] = []
         self._last_probe_ns: int | None = None
         self._paced_blocks: deque[int] = deque(maxlen=window // 2)
@@ -1636,10 +1633,7 @@ class VsyncDetector:
             previous, self._last_probe_ns = self._last_probe_ns, present_ns
             delay = 0 if previous is None else call_ns - previous
             if previous is not None:
-                # the cost is learnt from every probe once the grid is settled
                 self._probe_calls.append((present_ns, call_ns, previous))
-                if block_ns >= settings.block_on_ns:
-                    self._probe_waits.append((delay, present_ns, block_ns))
             if delay > IMMEDIATE_NS:
                 # a probe called late on purpose: a measurement (see _probes_copied), kept out
                 # of the grid, which the back-to-back probes train as before
@@ -1756,7 +1750,7 @@ class VsyncDetector:
                 # (a grid the back-to-back probes started on a multiple of the period, when a
                 # copy of one to two periods returned two apart, is replaced: the late probes
                 # returned at both of its halves)
-                waits = self._probe_waits
+                waits = self._probe_waits()
                 self._grid.start_pinned(
                     [t for _, t, _ in waits], [t - block for _, t, block in waits], *pinned
                 )
@@ -1837,7 +1831,7 @@ class VsyncDetector:
         if probes is None:
             return None
         pairs, intervals = probes
-        times = [t for _, t, _ in self._probe_waits]
+        times = [t for _, t, _ in self._probe_waits()]
         rel = [t - times[0] for t in times]
         late_rel = [t - times[0] for t, _ in pairs]
         spread = _durations_spread(pairs)
@@ -1914,14 +1908,24 @@ class VsyncDetector:
         # probes did not see (a copy before its wait hides the queue): called late it
         # finds room and returns after its copy alone, as without vsync.
         late = sorted(block for _, block in pairs)
-        early = sorted(block for delay, _, block in self._probe_waits if delay <= IMMEDIATE_NS)
+        early = sorted(block for delay, _, block in self._probe_waits() if delay <= IMMEDIATE_NS)
         return late[len(late) // 2] >= early[len(early) // 2] - spread / 2
+
+    def _probe_waits(self) -> list[tuple[int, int, int]]:
+        """The start-up probes that took time (``block_on_ns`` or more): for each, the time
+        from the previous probe's return to its call, its return and its duration."""
+        block_on = self.settings.block_on_ns
+        return [
+            (call - previous, present, present - call)
+            for present, call, previous in self._probe_calls
+            if present - call >= block_on
+        ]
 
     def _late_and_back_to_back(self) -> tuple[list[tuple[int, int]], list[int]] | None:
         """The start-up probes that took time, split: the late ones' ``(return, duration)``
         and the back-to-back ones' intervals from the previous return, sorted (``None``
         with fewer than ``QUEUE_PROBES`` of either)."""
-        waits = self._probe_waits
+        waits = self._probe_waits()
         pairs = [(t, block) for delay, t, block in waits if delay > IMMEDIATE_NS]
         intervals = sorted(delay + block for delay, _, block in waits if delay <= IMMEDIATE_NS)
         if len(pairs) < QUEUE_PROBES or len(intervals) < QUEUE_PROBES:
