@@ -1454,6 +1454,7 @@ class VsyncDetector:
     __slots__ = (
         "_at_once_while_off",
         "_cost_samples",
+        "_flip_offset_ns",
         "_grid",
         "_held_votes",
         "_last_probe_ns",
@@ -1494,6 +1495,8 @@ class VsyncDetector:
             deque[tuple[int, bool, int]](maxlen=window // 2),
         )
         self._since_cost = 0
+        # where images' returns lie around the grid's vblanks, on average (see _learn_cost)
+        self._flip_offset_ns = 0.0
         self._presents = 0  # presents that taught the cost, probes included
         # the start-up probes: how many returned at once before the first that waited, and
         # the returns of the last of those and of the waiting ones (see queue_offset)
@@ -1937,9 +1940,9 @@ class VsyncDetector:
         at_once = self._probes_at_once
         assert at_once is not None
         returns = self._probe_returns
-        if not blocked and not returns:
+        if not blocked and len(returns) == at_once:  # at once, as every probe before it
             self._probes_at_once = at_once + 1
-            self._probe_returns = [present_ns]  # the latest at once
+            returns.append(present_ns)
             return
         returns.append(present_ns)
         if not at_once:
@@ -1951,14 +1954,23 @@ class VsyncDetector:
             if not at_once:
                 self._probes_at_once = None  # the first probe waited: no queue
                 return
-            returns = returns[at_once - 1 :]
-        if len(returns) < QUEUE_PROBES + 1:
+        if len(returns) < at_once + QUEUE_PROBES:
             return
-        returns = returns[: QUEUE_PROBES + 1]
-        first_wait = returns[1] - returns[0]
+        # the latest probe at once, and the waits after it
+        waits = returns[at_once - 1 : at_once + QUEUE_PROBES]
         # a late wake-up makes one interval long and the next short: both left out
-        intervals = sorted(b - a for a, b in pairwise(returns[1:]))[1:-1]
+        intervals = sorted(b - a for a, b in pairwise(waits[1:]))[1:-1]
         period = intervals[len(intervals) // 2]
+        noise = max(period / 50, intervals[-1] - intervals[0])
+        if at_once > 1 and abs(waits[1] - waits[0] - period) <= noise:
+            # The first wait ended a whole period after the latest probe "at once": that one
+            # waited too, for a vblank that came within ``block_on_ns`` of its call (the first
+            # probe, into an empty chain, is at once for sure), give or take the noise the
+            # waits show. Counted, every image was placed a vblank late (360 Hz: one start
+            # in 12).
+            at_once -= 1
+            waits = returns[at_once - 1 : at_once + QUEUE_PROBES]
+        first_wait = waits[1] - waits[0]
         if intervals[-1] - intervals[0] <= period / 8 and (
             at_once > 1 or abs(first_wait - period) > period / 50
         ):
@@ -1993,15 +2005,28 @@ class VsyncDetector:
         self._presents += 1
         index = self._presents
         lead = first - call_ns
+        skips = max(1, round((present_ns - first) / period)) if skipped else 0
+        offset = present_ns - first - skips * period
+        if skipped and (offset > max(noise, period / 8) or offset < self._flip_offset_ns - noise):
+            # Returned between vblanks, beyond the noise of both: a late wake-up (a busy
+            # desktop), whose image flipped at one of them, which is unknown. Neither a skip
+            # nor not. An image flips at its vblank and the present returns within the noise
+            # after it: a return *before* the vblank after the one planned, by more than the
+            # noise, woke late from the one planned (a wake-up 7.6 ms late at 120 Hz, 0.7 ms
+            # before the next vblank, counted as a skip: five in 60 frames made every frame
+            # planned 3.3 ms earlier, and held a vblank in 23). It is judged against where
+            # returns usually lie, not against the grid's vblank itself: a copy that ends
+            # within the noise before its vblank returns when it ends, and such returns move
+            # the grid's fitted phase later than the true vblanks by up to the noise
+            # (192 Hz with a 4.2 ms copy: skips returned 0.35 ms before the grid's vblank,
+            # the noise bound 0.22 ms).
+            self._since_cost += 1
+            return
+        if abs(offset) <= period / 8:
+            self._flip_offset_ns += (offset - self._flip_offset_ns) / 32
         if not skipped:
             self._cost_samples[0].append((lead, False, index))
         else:
-            skips = max(1, round((present_ns - first) / period))
-            if abs(present_ns - first - skips * period) > max(noise, period / 8):
-                # Returned between vblanks, far from both: a late wake-up (a busy desktop),
-                # whose image flipped at one of them, which is unknown. Neither a skip nor not.
-                self._since_cost += 1
-                return
             # A copy longer than a period skips every vblank it runs past, and the image flips
             # at the first after it: each skipped vblank is a skip at its own distance from the
             # call, and the one it flipped at is not (5 +- 1.25 ms at 240 Hz flips two or three

@@ -446,6 +446,40 @@ def test_a_present_that_copies_for_4_ms_then_waits_is_placed_at_the_vblank_it_fl
     assert all(placed_right)
 
 
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    refresh_hz=st.floats(60.0, 240.0),
+    lead=st.floats(0.3, 0.8),
+    noise_ns=st.integers(0, 250_000),
+    every=st.integers(4, 16),
+    seed=st.integers(0, 10_000),
+)
+def test_late_wake_ups_just_before_the_next_vblank_teach_no_cost(
+    refresh_hz: float, lead: float, noise_ns: int, every: int, seed: int
+) -> None:
+    """A present that only waits, called ``lead`` of a period before its vblank; every
+    ``every``-th wakes so late (a busy desktop) that it returns shortly *before* the next vblank:
+    between the noise and an eighth of a period before it. Its image flipped at the vblank it
+    was called for, so it proves no cost, and frames must not be planned earlier for it."""
+    rng = random.Random(seed)
+    period = NS_PER_S / refresh_hz
+    offset = rng.randrange(round(period))
+    detector = VsyncDetector()
+    start = rng.randrange(1, 100)
+    for i in range(400):
+        vblank = offset + round((start * 1000 + i) * period)
+        call = vblank - round(lead * period)
+        if i > 60 and i % every == 0:
+            early = rng.uniform(noise_ns + 150_000, max(noise_ns + 150_000, period / 8))
+            now = vblank + round(period - early)
+        else:
+            now = vblank + rng.randint(-noise_ns, noise_ns)
+        detector.observe(now, now - call)
+    assert detector.verdict is True
+    assert detector.present_cost_ns == 0
+    assert detector.planning_cost_ns == 0
+
+
 def copy_loop_presents(
     frames: int, *, copy_ns: int, work_ns: int, seed: int
 ) -> list[tuple[int, int]]:
@@ -549,6 +583,26 @@ def swap_chain_probes(
             now = max(now, waiting[len(waiting) - depth] + round(rng.uniform(-50e3, 50e3)))
         out.append((now, now - call))
     return out
+
+
+@pytest.mark.parametrize("refresh_hz", [30.0, 60.0, 144.0, 240.0, 360.0])
+def test_the_probes_count_every_place_free_in_the_swap_chain(refresh_hz: float) -> None:
+    """Probes sent back to back into an empty swap chain of ``depth`` images (no copy): the
+    first ``depth - 1`` return at once, then each waits. All of them count (a chain of three
+    was taken for one of two); one whose wait for the first image's vblank was too brief to
+    tell from "at once" does not, unless the wake-up noise hides it (it waited for a vblank
+    within 0.2 ms of its call, and its next wait ended a period after it, give or take the
+    noise: at 240-360 Hz, a start in about a hundred). Over 60 starts a depth: right in at least
+    54, deeper than the chain in at most 2."""
+    for depth in (1, 2, 3):
+        right = deeper = 0
+        for seed in range(60):
+            detector = VsyncDetector()
+            for present, block in swap_chain_probes(refresh_hz, depth, 0, seed=seed):
+                detector.observe(present, block, probe=True)
+            right += detector.queue_offset == depth - 1
+            deeper += detector.queue_offset > depth - 1
+        assert right >= 54 and deeper <= 2, (depth, right, deeper)
 
 
 @pytest.mark.parametrize("copy_ms", [1.0, 2.5, 4.0])
