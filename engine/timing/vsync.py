@@ -1397,6 +1397,21 @@ def _off_grid_leaders(returns: list[int]) -> int:
     return leaders
 
 
+def _waited_briefly(returns: list[int], at_once: int, period: float, noise: float) -> int:
+    """How many of the first ``at_once`` probe returns (all of them under ``block_on_ns``) were
+    at once: the latest of them waited too when the wait after it ended a whole period later,
+    within ``noise``: for a vblank that came within ``block_on_ns`` of its call. (The first
+    probe, into an empty chain, is at once for sure.) Counted, every image was placed a vblank
+    late (360 Hz: one start in 12)."""
+    if (
+        at_once > 1
+        and len(returns) > at_once
+        and abs(returns[at_once] - returns[at_once - 1] - period) <= noise
+    ):
+        return at_once - 1
+    return at_once
+
+
 def _separating_band(samples: list[tuple[int, bool]]) -> tuple[int, int | None]:
     """The thresholds ``c`` with the fewest samples on their wrong side (``(s, True)`` with
     ``s >= c``, or ``(s, False)`` with ``s < c``): the lowest one, and the end of that run of
@@ -1465,6 +1480,7 @@ class VsyncDetector:
         "_probe_calls",
         "_probe_returns",
         "_probes_at_once",
+        "_probes_drained",
         "_since_cost",
         "_trial",
         "_trusted",
@@ -1501,6 +1517,9 @@ class VsyncDetector:
         # the start-up probes: how many returned at once before the first that waited, and
         # the returns of the last of those and of the waiting ones (see queue_offset)
         self._probes_at_once: int | None = 0
+        # the returns of the probes before a late wake-up drained the chain, and how many of
+        # them came at once (see _learn_queue)
+        self._probes_drained: tuple[list[int], int] | None = None
         self._probe_returns: list[int] = []
         # (return, call, the previous probe's return) of the probes but the first (see
         # _probe_waits and _learn_probes_cost)
@@ -1944,8 +1963,21 @@ class VsyncDetector:
             self._probes_at_once = at_once + 1
             returns.append(present_ns)
             return
+        if not blocked and at_once:
+            # At once after probes that waited: a wake-up came so late that vblanks flipped
+            # the images waiting meanwhile, and the chain has room again. It holds images (a
+            # present without one always waits); the count starts again from this probe.
+            # (Counted as a wait, it spread the intervals, and no queue was seen: with a busy
+            # desktop, a swap chain of 2 at 180-210 Hz was placed a vblank off after each
+            # late wake-up.) The count before it stands, as the least the chain holds: the
+            # wake-up may have drained only part of it.
+            self._probes_drained = (returns, at_once)
+            self._probes_at_once = 1
+            self._probe_returns = [present_ns]
+            return
         returns.append(present_ns)
-        if not at_once:
+        copied = not at_once
+        if copied:
             # The first probe took time: it waited, or did work of its own (a copy) and then
             # found room. The waits after it tell: a probe that waited returned on their grid.
             if len(returns) < QUEUE_PROBES + 3:
@@ -1962,19 +1994,17 @@ class VsyncDetector:
         intervals = sorted(b - a for a, b in pairwise(waits[1:]))[1:-1]
         period = intervals[len(intervals) // 2]
         noise = max(period / 50, intervals[-1] - intervals[0])
-        if at_once > 1 and abs(waits[1] - waits[0] - period) <= noise:
-            # The first wait ended a whole period after the latest probe "at once": that one
-            # waited too, for a vblank that came within ``block_on_ns`` of its call (the first
-            # probe, into an empty chain, is at once for sure), give or take the noise the
-            # waits show. Counted, every image was placed a vblank late (360 Hz: one start
-            # in 12).
-            at_once -= 1
+        if not copied:  # (a copy's leaders are told by where they returned)
+            at_once = _waited_briefly(returns, at_once, period, noise)
             waits = returns[at_once - 1 : at_once + QUEUE_PROBES]
         first_wait = waits[1] - waits[0]
+        seen = 0
+        if self._probes_drained is not None:
+            seen = _waited_briefly(*self._probes_drained, period, noise)
         if intervals[-1] - intervals[0] <= period / 8 and (
-            at_once > 1 or abs(first_wait - period) > period / 50
+            at_once > 1 or seen or abs(first_wait - period) > period / 50
         ):
-            self._grid.queue_offset = at_once
+            self._grid.queue_offset = max(at_once, seen)
         self._probes_at_once = None
 
     def _learn_cost(self, present_ns: int, call_ns: int, previous: int | None = None) -> None:
