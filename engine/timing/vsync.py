@@ -1515,12 +1515,11 @@ class VsyncDetector:
         self._flip_offset_ns = 0.0
         self._presents = 0  # presents that taught the cost, probes included
         # the start-up probes: how many returned at once before the first that waited, and
-        # the returns of the last of those and of the waiting ones (see queue_offset)
+        # the returns of those and of the waiting ones (see queue_offset)
         self._probes_at_once: int | None = 0
-        # the returns of the probes before a late wake-up drained the chain, and how many of
-        # them came at once (see _learn_queue)
-        self._probes_drained: tuple[list[int], int] | None = None
         self._probe_returns: list[int] = []
+        # the same two of the probes before a late wake-up drained the chain (see _learn_queue)
+        self._probes_drained: tuple[list[int], int] | None = None
         # (return, call, the previous probe's return) of the probes but the first (see
         # _probe_waits and _learn_probes_cost)
         self._probe_calls: list[tuple[int, int, int]] = []
