@@ -973,6 +973,15 @@ class _VblankGrid:
         return None
 
     # -- placing presents -------------------------------------------------------------------------
+    def found_room(self, present_ns: int, ready_ns: int) -> bool:
+        """Whether the swap chain had room when a present was called, as the images placed so
+        far show: fewer than ``queue_offset`` of them after the vblank before its call (see
+        ``VsyncDetector.observe``)."""
+        period = self.period_ns
+        if period is None or not self.queue_offset:
+            return False
+        return self._last_n - self._index_for(present_ns, ready_ns, period) + 1 < self.queue_offset
+
     def add(
         self,
         present_ns: int,
@@ -1366,35 +1375,153 @@ def _circular_span(values: Sequence[float], period: float, trim: int) -> tuple[f
     return best
 
 
-def _off_grid_leaders(returns: list[int]) -> int:
-    """How many of the first two probe returns lie off the grid of the later ones (at most
-    two: a swap chain holds up to three images), when the first probe took time.
+#: What a late wake-up costs a reading of the probes (see ``_chain_images``), against 1 for a
+#: copy that ended near a vblank by chance: a return within the grid's tolerance of a vblank
+#: (a quarter of the period or more) comes by chance in one start in four or more, a wake-up
+#: late enough to leave it in one in tens to hundreds.
+LATE_WAKE_UP_COST = 3
+
+
+def _chain_images(returns: list[int], blocks: list[int]) -> int:
+    """How many images a swap chain held before a probe waited, as the probe returns show it
+    when the first probe took time (0: no chain; at most 2, a chain of three images).
 
     From the fourth return on, probes sent back to back into a full swap chain each wait for
-    a vblank: their returns fix a grid. A probe that waited returned on it, within the noise
-    the later returns show (or an eighth of a period); one that did its own work (a copy)
-    and found room returned after its work, anywhere in the period. (A variable-refresh
-    panel shows its first image when the copy is done and times the next a period after:
-    its first return is on the grid.) A return off it by chance within the tolerance is
-    taken for a wait: no queue is seen, as before.
+    a vblank: their returns fix a grid. A probe that waited returned on it (within the noise
+    the later returns show, or an eighth of a period), or after it when it woke late; one
+    that did its own work (a copy) and found room returned when its work was done, anywhere
+    in the period. Each image flips at the first vblank after its probe was done, and after
+    the image before it; a probe finds room while fewer images than the chain holds wait.
+    So each chain (of one, two or three images) explains the returns in its own way: a copy
+    that found room where it returned, or a wait for the vblank that freed a place (or a
+    wake-up late from it), or neither (a return before the vblank it would have waited for,
+    when the chain had no room). The chain whose explanation needs the fewest coincidences
+    wins, the smaller on a tie: a copy that ended on the grid by chance costs 1, a late
+    wake-up ``LATE_WAKE_UP_COST``. (Counting the returns off the grid, a copying chain of
+    three was seen as one image or none in half the starts: a copy that ended near a vblank
+    was taken for a wait, and a copy that ran past the vblank that flipped the image before
+    it found room once more. Every frame after a late wake-up drained it was then placed a
+    vblank off: 114 Hz, a 2.4 ms copy, a busy desktop: the verdict "off" for good.) A
+    variable-refresh panel shows its first image when the copy is done and times the next
+    a period after: its first return is on the grid, and no chain explains it better.
     """
     later = returns[3:]
     intervals = sorted(b - a for a, b in pairwise(later))
     period = intervals[len(intervals) // 2]
-    residuals = [t - later[0] - period * k for k, t in enumerate(later)]
-    middle = (max(residuals) + min(residuals)) / 2
-    tolerance = max(period / 8, 2 * (max(residuals) - min(residuals)))
-    leaders = 0
-    for t in returns[:2]:
-        offset = (t - later[0] - middle) % period
-        if min(offset, period - offset) <= tolerance:
-            break
-        if leaders and offset < t - returns[0]:
-            # the first image flipped before this probe was done: it found room because the
-            # chain drained during its copy, not because the chain holds a third image
-            break
-        leaders += 1
-    return leaders
+    # (A first probe that woke late from its wait looks like a copy that found room, and the
+    # next probe's wait like a chain's: a chain of two was seen in 28 starts in 100 without
+    # one, when one of the first five probes woke 0.2-2.5 periods late.)
+    quickest = min(blocks)
+    copied = [_may_be_copy(block, quickest, period) for block in blocks[: len(returns)]]
+    # The vblanks may be twice as dense as the later returns: a copy over half of their
+    # period (as long as one of the first probes that may have found room took) may be
+    # longer than the refresh period, each probe then waiting for the second vblank after
+    # its call, and a return halfway between them a wait for the vblank between. (Without a
+    # chain, a 5 ms copy at 236 Hz made a first return halfway look like a copy that found
+    # room: a chain of two seen, and the verdict "off".)
+    longest = max(
+        (block for block, copy in zip(blocks[:3], copied, strict=False) if copy), default=0
+    )
+    grids = (period, period / 2) if 2 * longest > period else (period,)
+    costs = [
+        min(_explain(*_grid_positions(returns, grid), copied, images) for grid in grids)
+        for images in (1, 2, 3)
+    ]
+    return costs.index(min(costs))
+
+
+def _may_be_copy(block_ns: int, quickest_ns: int, period_ns: float) -> bool:
+    """Whether a present that took ``block_ns`` may have done nothing but its copy (and found
+    room in a swap chain). Every present copies first, so none copies for more than twice
+    what the quickest start-up probe took in all (copies vary: +-25 % in the simulator), nor
+    for a period: the probes that waited, which copy too, waited a period each."""
+    return block_ns <= 2 * quickest_ns and block_ns < period_ns
+
+
+def _grid_positions(returns: list[int], period: float) -> tuple[list[float], float, float]:
+    """The probe returns in periods from the vblanks of a grid of ``period`` fitted to the
+    returns from the fourth on (vblanks at whole numbers, those returns' midrange at 0); how
+    far from a vblank a return lies on the grid (an eighth of the period, or twice the
+    spread of those returns); and that spread, which bounds the grid's own error: all in
+    periods."""
+    later = returns[3:]
+    offsets = [t - later[0] - period * round((t - later[0]) / period) for t in later]
+    middle = (max(offsets) + min(offsets)) / 2
+    spread = max(offsets) - min(offsets)
+    tolerance = max(period / 8, 2 * spread)
+    xs = [(t - later[0] - middle) / period for t in returns]
+    return xs, tolerance / period, spread / period
+
+
+def _explain(
+    xs: list[float], tolerance: float, spread: float, copied: list[bool], images: int
+) -> float:
+    """The fewest coincidences that explain the probe returns ``xs`` (in periods from a grid
+    vblank) with a swap chain of ``images`` (see ``_chain_images``; ``inf``: none does).
+    ``copied`` says which probes took short enough to have found room after their copy;
+    a return within ``spread`` (the grid's own error) of its vblank may lie on either side
+    of it."""
+    tiny = 1e-6
+    # (the vblanks the latest images flip at, the latest return): the least cost of each
+    states: dict[tuple[tuple[int, ...], float], float] = {((), -math.inf): 0.0}
+    for x, could_copy in zip(xs, copied, strict=True):
+        j = round(x)
+        on_grid = abs(x - j) <= tolerance
+        found: dict[tuple[tuple[int, ...], float], float] = {}
+        for (flips, call), cost in states.items():
+            # an image flips at the first vblank after its probe's copy, after the one before
+            def flip(ready: float, flips: tuple[int, ...] = flips) -> int:
+                first = math.floor(ready) + 1
+                return max(first, flips[-1] + 1) if flips else first
+
+            # found room: done when it returned (on the grid by chance: just before or after)
+            # (on the side of the vblank it lies on, unless within the grid's own error)
+            sides = [
+                at for at in (j - tiny, j + tiny) if abs(x - at) <= spread or (x < j) == (at < j)
+            ]
+            for at, extra in ((at, 1) for at in sides) if on_grid else ((x, 0),):
+                waiting = [f for f in flips if f > at]
+                if could_copy and at >= call and len(waiting) + 1 < images:
+                    _keep(found, (*flips, flip(at)), images, at, cost + extra)
+            # waited: for the vblank that freed a place, counted from the call
+            if math.isinf(call):  # the first probe: the chain is empty
+                if images == 1:
+                    own = j if on_grid else math.floor(x)
+                    _keep(found, (own,), images, x, cost + (0 if on_grid else LATE_WAKE_UP_COST))
+                continue
+            # Its copy done just after the call, or just after a vblank before its return.
+            # Past the images waiting at the call (at most ``images`` vblanks on) only the
+            # vblank before the one it returned at tells more: the rest are late wake-ups.
+            after = math.ceil(call)
+            readies = {call, *range(after, min(math.floor(x), after + images + 1) + 1)}
+            if after <= j - 1 <= x:
+                readies.add(j - 1)
+            for ready in sorted(readies):
+                waiting = [f for f in flips if f > ready]
+                waiting.append(flip(ready))
+                if len(waiting) < images:
+                    break  # the chain had room: it would not have waited
+                freed = waiting[len(waiting) - images]
+                if on_grid and j == freed:
+                    _keep(found, (*flips, waiting[-1]), images, j + tiny, cost)
+                elif x > freed + tolerance:
+                    _keep(found, (*flips, waiting[-1]), images, x, cost + LATE_WAKE_UP_COST)
+        states = found
+    return min(states.values(), default=math.inf)
+
+
+def _keep(
+    found: dict[tuple[tuple[int, ...], float], float],
+    flips: tuple[int, ...],
+    images: int,
+    at: float,
+    cost: float,
+) -> None:
+    """Keep a reading of the probes (see ``_explain``) unless one as good leads to the same
+    state: the vblanks the latest images flip at (older ones have flipped) and the return."""
+    key = (flips[-images - 1 :], at)
+    if cost < found.get(key, math.inf):
+        found[key] = cost
 
 
 def _waited_briefly(returns: list[int], at_once: int, period: float, noise: float) -> int:
@@ -1477,10 +1604,12 @@ class VsyncDetector:
         "_paced_blocks",
         "_placement_cost_ns",
         "_presents",
+        "_probe_blocks",
         "_probe_calls",
         "_probe_returns",
         "_probes_at_once",
         "_probes_drained",
+        "_quickest_probe_ns",
         "_since_cost",
         "_trial",
         "_trusted",
@@ -1518,6 +1647,10 @@ class VsyncDetector:
         # the returns of those and of the waiting ones (see queue_offset)
         self._probes_at_once: int | None = 0
         self._probe_returns: list[int] = []
+        self._probe_blocks: list[int] = []  # how long each probe took, in order
+        # what the quickest probe took, where presents that find room copy first (the first
+        # probe, sent into the empty chain, took time; see observe)
+        self._quickest_probe_ns: int | None = None
         # the same two of the probes before a late wake-up drained the chain (see _learn_queue)
         self._probes_drained: tuple[list[int], int] | None = None
         # (return, call, the previous probe's return) of the probes but the first (see
@@ -1646,10 +1779,35 @@ class VsyncDetector:
         )
         if block_ns is not None and not probe and not paced:
             blocked = self._judge_against_paced(block_ns, blocked)
+            period = self._grid.period_ns
+            if (
+                blocked
+                and ready_ns is not None
+                and period is not None
+                and self.verdict is not False
+                and self._quickest_probe_ns is not None
+                and _may_be_copy(block_ns, self._quickest_probe_ns, period)
+                and self._grid.found_room(present_ns, ready_ns)
+            ):
+                # In a swap chain whose presents copy first (the first probe, sent into it
+                # empty, took time), a present's duration cannot tell a wait from the copy
+                # one does when it finds room (no cost is learnt there: see _learn_cost).
+                # The images placed so far can: with room at its call, one that took no
+                # longer than a copy can did not wait. (114 Hz, a 2.4 ms copy, a chain of 3, a
+                # busy desktop: a wake-up 7.8 ms late left the chain a place, the next present
+                # returned after its copy, was placed as a wait, and every later one a vblank
+                # after its own: all off the grid, the verdict "off" 25 frames later, 1.6-2.8
+                # ms of motion error.) One that took longer waited, whatever the images placed
+                # say: they may be wrong (after the start-up probes called late, which are not
+                # placed, every frame was taken for one that found room, and placed where it
+                # returned). Where presents that find room return at once, one that took time
+                # waited.
+                blocked = False
         self.found_room = blocked is False and self._grid.queue_offset > 0
         grid = self._grid
         if probe and self._probes_at_once is not None and blocked is not None:
-            self._learn_queue(present_ns, blocked)
+            assert block_ns is not None
+            self._learn_queue(present_ns, block_ns, blocked)
         if probe and call_ns is not None and block_ns is not None:
             previous, self._last_probe_ns = self._last_probe_ns, present_ns
             delay = 0 if previous is None else call_ns - previous
@@ -1953,10 +2111,14 @@ class VsyncDetector:
             return None
         return pairs, intervals
 
-    def _learn_queue(self, present_ns: int, blocked: bool) -> None:
+    def _learn_queue(self, present_ns: int, block_ns: int, blocked: bool) -> None:
         """Count the start-up probes that return at once (see :attr:`queue_offset`)."""
         at_once = self._probes_at_once
         assert at_once is not None
+        blocks = self._probe_blocks
+        blocks.append(block_ns)
+        if blocks[0] >= self.settings.block_on_ns:
+            self._quickest_probe_ns = min(block_ns, self._quickest_probe_ns or block_ns)
         returns = self._probe_returns
         if not blocked and len(returns) == at_once:  # at once, as every probe before it
             self._probes_at_once = at_once + 1
@@ -1981,16 +2143,18 @@ class VsyncDetector:
             # found room. The waits after it tell: a probe that waited returned on their grid.
             if len(returns) < QUEUE_PROBES + 3:
                 return
-            at_once = _off_grid_leaders(returns)
+            at_once = _chain_images(returns, self._probe_blocks)
             if not at_once:
                 self._probes_at_once = None  # the first probe waited: no queue
                 return
         if len(returns) < at_once + QUEUE_PROBES:
             return
-        # the latest probe at once, and the waits after it
+        # the latest probe at once, and the waits after it (after copies, from the fourth
+        # return on: a copy that ran past a vblank found room once more, see _chain_images)
         waits = returns[at_once - 1 : at_once + QUEUE_PROBES]
+        steady = returns[3 : 3 + QUEUE_PROBES] if copied else waits[1:]
         # a late wake-up makes one interval long and the next short: both left out
-        intervals = sorted(b - a for a, b in pairwise(waits[1:]))[1:-1]
+        intervals = sorted(b - a for a, b in pairwise(steady))[1:-1]
         period = intervals[len(intervals) // 2]
         noise = max(period / 50, intervals[-1] - intervals[0])
         if not copied:  # (a copy's leaders are told by where they returned)
@@ -2144,7 +2308,7 @@ class VsyncDetector:
 
         A present that copies the picture before it waits takes time even when it finds
         room: then the probes that found room are told by where they returned, off the grid
-        the later probes' waits fix (see ``_off_grid_leaders``).
+        the later probes' waits fix (see ``_chain_images``).
         """
         return self._grid.queue_offset
 

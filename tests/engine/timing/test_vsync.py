@@ -640,10 +640,10 @@ def test_a_late_wake_up_that_drains_the_swap_chain_among_the_probes_hides_no_que
 def test_probes_that_copy_first_still_show_the_swap_chain(copy_ms: float) -> None:
     """A present that copies before it waits takes time even when the swap chain has room, so
     "returned at once" cannot tell the first probes. Their returns can: one that found room
-    returned after its copy, off the grid the later probes' waits fix. A queue is seen in most
-    starts (a return that falls on that grid by chance is taken for a wait, and a second
-    probe that found room only because the chain drained during its copy is not counted),
-    never deeper than it is, and a present without a queue is never taken for one."""
+    returned after its copy, wherever that ended, and its image flipped at the first vblank
+    after it; one that waited returned on the grid the later probes' waits fix. A queue is
+    seen in most starts, never deeper than it is, and a present without a queue is never
+    taken for one."""
     seen = 0
     for seed in range(20):
         for depth in (1, 2, 3):
@@ -653,8 +653,58 @@ def test_probes_that_copy_first_still_show_the_swap_chain(copy_ms: float) -> Non
             ):
                 detector.observe(present, block, probe=True)
             assert detector.queue_offset <= depth - 1, (seed, depth)
-            seen += detector.queue_offset > 0
-    assert seen >= 20  # of 40 starts with a queue
+            seen += detector.queue_offset == depth - 1 > 0
+    assert seen >= 30  # of 40 starts with a queue
+
+
+@pytest.mark.parametrize("refresh_hz", [60.0, 144.0, 240.0])
+def test_copying_probes_count_the_whole_swap_chain(refresh_hz: float) -> None:
+    """Copies of 5-50 % of a period, 40 starts a depth. The chain's depth is the one that
+    explains the probes' returns with the fewest coincidences (``_chain_images``): a copy that
+    ended on the grid by chance, or ran past the vblank that flipped the image before it,
+    is not taken for a wait. Right in at least 28 starts of 40 for chains of 2 and 3 (29-36;
+    16-29 when only the returns off the grid counted), and no chain seen where there is none."""
+    for depth in (1, 2, 3):
+        right = deeper = 0
+        for seed in range(40):
+            copy_ms = random.Random(seed).uniform(0.05, 0.5) * 1000.0 / refresh_hz
+            detector = VsyncDetector()
+            for present, block in swap_chain_probes(
+                refresh_hz, depth, round(copy_ms * NS_PER_MS), seed=seed
+            ):
+                detector.observe(present, block, probe=True)
+            right += detector.queue_offset == depth - 1
+            deeper += detector.queue_offset > depth - 1
+        assert deeper == 0 and right >= (40 if depth == 1 else 28), (depth, right, deeper)
+
+
+@pytest.mark.parametrize("refresh_hz", [60.0, 144.0, 240.0])
+def test_a_copying_probe_that_woke_late_is_no_swap_chain(refresh_hz: float) -> None:
+    """One of the first five probes wakes 0.2-2.5 periods late (copies of 5-50 % of a period,
+    100 starts a depth). A first probe that woke late returns off the grid, as a copy that
+    found room would, and the next one's wait then looks like a chain's; but it took longer
+    than the other probes' copies could (more than twice the quickest probe in all, or a
+    period). No chain is seen where there is none in at least 97 starts (99-100; 88 when
+    only the returns off the grid counted), and chains of 2 and 3 are right in at least 35
+    (40-54; 15-23 before)."""
+    period = NS_PER_S / refresh_hz
+    for depth in (1, 2, 3):
+        right = deeper = 0
+        for seed in range(100):
+            rng = random.Random(seed)
+            copy_ns = round(rng.uniform(0.05, 0.5) * period)
+            late = (rng.randint(0, 4), round(rng.uniform(0.2, 2.5) * period))
+            detector = VsyncDetector()
+            for present, block in swap_chain_probes(
+                refresh_hz, depth, copy_ns, seed=seed, late=late
+            ):
+                detector.observe(present, block, probe=True)
+            right += detector.queue_offset == depth - 1
+            deeper += detector.queue_offset > depth - 1
+        if depth == 1:
+            assert right >= 97, right
+        else:
+            assert deeper <= 2 and right >= 35, (depth, right, deeper)
 
 
 @pytest.mark.slow
