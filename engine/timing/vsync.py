@@ -989,6 +989,7 @@ class _VblankGrid:
         blocked: bool | None,
         paced: bool,
         waiting: bool = True,
+        copied: bool = False,
     ) -> _Place:
         """Place a present on the grid (establishing one if needed) and fit it when it is clean.
 
@@ -1088,6 +1089,9 @@ class _VblankGrid:
                     if abs(interval - whole * period) <= bound:
                         count = anchor_count + whole
                         self._shadow = (present_ns, count, n)
+        if copied:
+            # its return may be where its copy ended, not its vblank: placed, not fitted
+            return (self.time_of(image), vblanks, on_grid, True)
         if clean and abs(residual) < period / 2:
             self._add_clean(count, t_rel)
             if self.period_ns is None:  # the nominal period was refuted: the grid starts again
@@ -1771,6 +1775,7 @@ class VsyncDetector:
             The present's place on the vblank grid, if any.
         """
         settings = self.settings
+        copy_only = False
         call_ns = None if block_ns is None else present_ns - block_ns
         # the image could flip no sooner than the call plus the present's own work
         ready_ns = None if call_ns is None else call_ns + self._placement_cost_ns
@@ -1780,15 +1785,15 @@ class VsyncDetector:
         if block_ns is not None and not probe and not paced:
             blocked = self._judge_against_paced(block_ns, blocked)
             period = self._grid.period_ns
-            if (
+            copy_only = bool(
                 blocked
-                and ready_ns is not None
                 and period is not None
                 and self.verdict is not False
+                and self._grid.queue_offset
                 and self._quickest_probe_ns is not None
                 and _may_be_copy(block_ns, self._quickest_probe_ns, period)
-                and self._grid.found_room(present_ns, ready_ns)
-            ):
+            )
+            if copy_only and ready_ns is not None and self._grid.found_room(present_ns, ready_ns):
                 # In a swap chain whose presents copy first (the first probe, sent into it
                 # empty, took time), a present's duration cannot tell a wait from the copy
                 # one does when it finds room (no cost is learnt there: see _learn_cost).
@@ -1822,7 +1827,7 @@ class VsyncDetector:
             self._learn_cost(present_ns, call_ns)
         starts = grid.starts
         smooth_ns, vblanks, on_grid, unsure = grid.add(
-            present_ns, ready_ns, blocked, paced, self.verdict is not False
+            present_ns, ready_ns, blocked, paced, self.verdict is not False, copy_only
         )
         if not probe:
             self._try_grid(
