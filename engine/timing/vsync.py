@@ -998,7 +998,12 @@ class _VblankGrid:
         nothing about vblanks. It is still placed.
 
         ``waiting`` says whether presents are believed to wait for vblanks (the verdict is not
-        "off"): then a return far after its vblank is a late wake-up. Otherwise the grid is the
+        "off"): then a return far after its vblank is a late wake-up. ``copied`` says the
+        present may have done nothing but its copy, in a swap chain (see
+        ``VsyncDetector.observe``): its return may be where the copy ended, past the vblank
+        that freed a place, so it is placed but neither fitted nor sure. (Fitted as waits,
+        such returns pulled the grid's phase later frame by frame with frames just in time:
+        85 Hz, a 2.3 ms copy: 2 ms off within 20 frames, 4.2 ms of vblank error.) Otherwise the grid is the
         limiter's, and a present that returns a period late waited for a vblank the grid does not
         know: it counts against the grid, which is then rebuilt from such presents.
         """
@@ -1784,6 +1789,9 @@ class VsyncDetector:
         )
         if block_ns is not None and not probe and not paced:
             blocked = self._judge_against_paced(block_ns, blocked)
+            # A present in a swap chain whose presents copy first (the first probe, sent into
+            # it empty, took time) that took no longer than a copy can: it may have done
+            # nothing else, and its return may be where its copy ended.
             period = self._grid.period_ns
             copy_only = bool(
                 blocked
@@ -1794,19 +1802,19 @@ class VsyncDetector:
                 and _may_be_copy(block_ns, self._quickest_probe_ns, period)
             )
             if copy_only and ready_ns is not None and self._grid.found_room(present_ns, ready_ns):
-                # In a swap chain whose presents copy first (the first probe, sent into it
-                # empty, took time), a present's duration cannot tell a wait from the copy
-                # one does when it finds room (no cost is learnt there: see _learn_cost).
-                # The images placed so far can: with room at its call, one that took no
-                # longer than a copy can did not wait. (114 Hz, a 2.4 ms copy, a chain of 3, a
-                # busy desktop: a wake-up 7.8 ms late left the chain a place, the next present
-                # returned after its copy, was placed as a wait, and every later one a vblank
-                # after its own: all off the grid, the verdict "off" 25 frames later, 1.6-2.8
-                # ms of motion error.) One that took longer waited, whatever the images placed
-                # say: they may be wrong (after the start-up probes called late, which are not
-                # placed, every frame was taken for one that found room, and placed where it
-                # returned). Where presents that find room return at once, one that took time
-                # waited.
+                # There its duration cannot tell a wait from the copy a present does when it
+                # finds room (no cost is learnt there: see _learn_cost). The images placed so
+                # far can: with room at its call, such a present found it. (114 Hz, a 2.4 ms
+                # copy, a chain
+                # of 3, a busy desktop: a wake-up 7.8 ms late left the chain a place, the next
+                # present returned after its copy, was placed as a wait, and every later one a
+                # vblank after its own: all off the grid, the verdict "off" 25 frames later,
+                # 1.6-2.8 ms of motion error.) One that took longer waited, whatever the images
+                # placed say: they may be wrong (after the start-up probes called late, which
+                # are not placed, every frame was taken for one that found room, and placed
+                # where it returned). Where presents that find room return at once, one that
+                # took time waited. The others are placed as waits but not fitted, and abstain
+                # (see _VblankGrid.add).
                 blocked = False
         self.found_room = blocked is False and self._grid.queue_offset > 0
         grid = self._grid
@@ -2312,8 +2320,8 @@ class VsyncDetector:
         queue for seen, and placed every image a vblank late).
 
         A present that copies the picture before it waits takes time even when it finds
-        room: then the probes that found room are told by where they returned, off the grid
-        the later probes' waits fix (see ``_chain_images``).
+        room: then the chain is the one that explains where the probes returned with the
+        fewest coincidences (see ``_chain_images``).
         """
         return self._grid.queue_offset
 
