@@ -686,7 +686,7 @@ def test_a_copying_probe_that_woke_late_is_no_swap_chain(refresh_hz: float) -> N
     than the other probes' copies could (more than twice the quickest probe in all, or a
     period). No chain is seen where there is none in at least 97 starts (99-100; 88 when
     only the returns off the grid counted), and chains of 2 and 3 are right in at least 35
-    (40-54; 15-23 before)."""
+    (43-56; 15-23 before)."""
     period = NS_PER_S / refresh_hz
     for depth in (1, 2, 3):
         right = deeper = 0
