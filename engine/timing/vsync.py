@@ -998,14 +998,17 @@ class _VblankGrid:
         nothing about vblanks. It is still placed.
 
         ``waiting`` says whether presents are believed to wait for vblanks (the verdict is not
-        "off"): then a return far after its vblank is a late wake-up. ``copied`` says the
-        present may have done nothing but its copy, in a swap chain (see
-        ``VsyncDetector.observe``): its return may be where the copy ended, past the vblank
-        that freed a place, so it is placed but neither fitted nor sure. (Fitted as waits,
-        such returns pulled the grid's phase later frame by frame with frames just in time:
-        85 Hz, a 2.3 ms copy: 2 ms off within 20 frames, 4.2 ms of vblank error.) Otherwise the grid is the
+        "off"): then a return far after its vblank is a late wake-up. Otherwise the grid is the
         limiter's, and a present that returns a period late waited for a vblank the grid does not
         know: it counts against the grid, which is then rebuilt from such presents.
+
+        ``copied`` says the present may have done nothing but its copy, in a swap chain (see
+        ``VsyncDetector.observe``): its return may be where the copy ended, past the vblank
+        that freed a place, so it is placed, fitted only within the noise bound of its vblank,
+        and unsure. (Fitted as waits, such returns pulled the grid's phase later frame by
+        frame with frames just in time: 85 Hz, a 2.3 ms copy: 2 ms off within 20 frames, 4.2
+        ms of vblank error. Not fitted at all, a grid whose probes all waited, read as a chain
+        when the first woke late, was never fitted again: 87 Hz, 3 ms of motion error.)
         """
         noisy = blocked is not False or paced
         if noisy:
@@ -1095,7 +1098,10 @@ class _VblankGrid:
                         count = anchor_count + whole
                         self._shadow = (present_ns, count, n)
         if copied:
-            # its return may be where its copy ended, not its vblank: placed, not fitted
+            # Its return may be where its copy ended, past its vblank: fitted only within the
+            # noise bound of it (neither as clean nor to the noise's running mean), and unsure.
+            if on_grid and abs(residual) <= 2.0 * self.noise_ns:
+                self._add_point(n, t_rel, False)
             return (self.time_of(image), vblanks, on_grid, True)
         if clean and abs(residual) < period / 2:
             self._add_clean(count, t_rel)
@@ -1813,8 +1819,8 @@ class VsyncDetector:
                 # placed say: they may be wrong (after the start-up probes called late, which
                 # are not placed, every frame was taken for one that found room, and placed
                 # where it returned). Where presents that find room return at once, one that
-                # took time waited. The others are placed as waits but not fitted, and abstain
-                # (see _VblankGrid.add).
+                # took time waited. The others are placed as waits, fitted only near their
+                # vblanks, and abstain (see _VblankGrid.add).
                 blocked = False
         self.found_room = blocked is False and self._grid.queue_offset > 0
         grid = self._grid
