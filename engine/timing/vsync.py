@@ -1806,22 +1806,28 @@ class VsyncDetector:
                 and self._grid.queue_offset
                 and self._quickest_probe_ns is not None
                 and _may_be_copy(block_ns, self._quickest_probe_ns, period)
+                # and under half a period: where the probes were read as a chain because the
+                # first woke late (its wait taken for a copy of nearly a period), every present
+                # would be taken for a copy (no copy at all, 59.94 Hz, a busy desktop: no
+                # present fitted or voting, the verdict flipped 66 times)
+                and 2 * block_ns < period
             )
             if copy_only and ready_ns is not None and self._grid.found_room(present_ns, ready_ns):
                 # There its duration cannot tell a wait from the copy a present does when it
                 # finds room (no cost is learnt there: see _learn_cost). The images placed so
                 # far can: with room at its call, such a present found it. (114 Hz, a 2.4 ms
-                # copy, a chain
-                # of 3, a busy desktop: a wake-up 7.8 ms late left the chain a place, the next
-                # present returned after its copy, was placed as a wait, and every later one a
-                # vblank after its own: all off the grid, the verdict "off" 25 frames later,
-                # 1.6-2.8 ms of motion error.) One that took longer waited, whatever the images
-                # placed say: they may be wrong (after the start-up probes called late, which
-                # are not placed, every frame was taken for one that found room, and placed
-                # where it returned). Where presents that find room return at once, one that
-                # took time waited. The others are placed as waits, fitted only near their
-                # vblanks, and abstain (see _VblankGrid.add).
+                # copy, a chain of 3, a busy desktop: a wake-up 7.8 ms late left the chain a
+                # place, the next present returned after its copy, was placed as a wait, and
+                # every later one a vblank after its own: all off the grid, the verdict "off"
+                # 25 frames later, 1.6-2.8 ms of motion error.) One that took longer waited,
+                # whatever the images placed say: they may be wrong (after the start-up probes
+                # called late, which are not placed, every frame was taken for one that found
+                # room, and placed where it returned). Where presents that find room return at
+                # once, one that took time waited.
                 blocked = False
+            # With the chain full, such a present waited, or its copy ended past the vblank
+            # that freed a place: placed as a wait, fitted only near its vblank, and abstaining
+            # (see _VblankGrid.add).
         self.found_room = blocked is False and self._grid.queue_offset > 0
         grid = self._grid
         if probe and self._probes_at_once is not None and blocked is not None:
