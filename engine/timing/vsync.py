@@ -1482,22 +1482,16 @@ def _explain(
     for x, could_copy in zip(xs, copied, strict=True):
         j = round(x)
         on_grid = abs(x - j) <= tolerance
+        # found room: done when it returned (on the grid by chance, at a cost: just before or
+        # after the vblank, on the side it lies on unless within the grid's own error)
+        sides = (at for at in (j - tiny, j + tiny) if abs(x - at) <= spread or (x < j) == (at < j))
+        dones = [(at, 1) for at in sides] if on_grid else [(x, 0)]
         found: dict[tuple[tuple[int, ...], float], float] = {}
         for (flips, call), cost in states.items():
-            # an image flips at the first vblank after its probe's copy, after the one before
-            def flip(ready: float, flips: tuple[int, ...] = flips) -> int:
-                first = math.floor(ready) + 1
-                return max(first, flips[-1] + 1) if flips else first
-
-            # found room: done when it returned (on the grid by chance: just before or after)
-            # (on the side of the vblank it lies on, unless within the grid's own error)
-            sides = [
-                at for at in (j - tiny, j + tiny) if abs(x - at) <= spread or (x < j) == (at < j)
-            ]
-            for at, extra in ((at, 1) for at in sides) if on_grid else ((x, 0),):
+            for at, extra in dones:
                 waiting = [f for f in flips if f > at]
                 if could_copy and at >= call and len(waiting) + 1 < images:
-                    _keep(found, (*flips, flip(at)), images, at, cost + extra)
+                    _keep(found, (*flips, _flip(at, flips)), images, at, cost + extra)
             # waited: for the vblank that freed a place, counted from the call
             if math.isinf(call):  # the first probe: the chain is empty
                 if images == 1:
@@ -1513,7 +1507,7 @@ def _explain(
                 readies.add(j - 1)
             for ready in sorted(readies):
                 waiting = [f for f in flips if f > ready]
-                waiting.append(flip(ready))
+                waiting.append(_flip(ready, flips))
                 if len(waiting) < images:
                     break  # the chain had room: it would not have waited
                 freed = waiting[len(waiting) - images]
@@ -1523,6 +1517,13 @@ def _explain(
                     _keep(found, (*flips, waiting[-1]), images, x, cost + LATE_WAKE_UP_COST)
         states = found
     return min(states.values(), default=math.inf)
+
+
+def _flip(ready: float, flips: tuple[int, ...]) -> int:
+    """The grid vblank an image flips at: the first after its probe's copy was done
+    (``ready``, in periods), and after the latest image's (``flips``, see ``_explain``)."""
+    first = math.floor(ready) + 1
+    return max(first, flips[-1] + 1) if flips else first
 
 
 def _keep(
@@ -1797,7 +1798,10 @@ class VsyncDetector:
             blocked = self._judge_against_paced(block_ns, blocked)
             # A present in a swap chain whose presents copy first (the first probe, sent into
             # it empty, took time) that took no longer than a copy can: it may have done
-            # nothing else, and its return may be where its copy ended.
+            # nothing else, and its return may be where its copy ended. With room at its call
+            # it found room (below); with the chain full, it waited, or its copy ended past
+            # the vblank that freed a place: placed as a wait, fitted only near its vblank,
+            # and abstaining (see _VblankGrid.add).
             period = self._grid.period_ns
             copy_only = bool(
                 blocked
@@ -1825,9 +1829,6 @@ class VsyncDetector:
                 # room, and placed where it returned). Where presents that find room return at
                 # once, one that took time waited.
                 blocked = False
-            # With the chain full, such a present waited, or its copy ended past the vblank
-            # that freed a place: placed as a wait, fitted only near its vblank, and abstaining
-            # (see _VblankGrid.add).
         self.found_room = blocked is False and self._grid.queue_offset > 0
         grid = self._grid
         if probe and self._probes_at_once is not None and blocked is not None:
