@@ -92,6 +92,9 @@ QUEUE_PROBES = 8
 #: Presents a grid is tested on to tell a wait for a vblank from the present's own work, and
 #: needed before a grid is started with a tolerance of more than a quarter period.
 PINNED_PRESENTS = 24
+#: A grid starts with at most one in this many of its presents left out as late wake-ups
+#: (at least one; see ``_late_strays``).
+STRAY_FRACTION = 8
 #: Returns scattered around their vblanks more than this many times their durations' spread
 #: were not pinned to the vblanks (see ``_VblankGrid._unpinned``).
 UNPINNED_RATIO = 1.25
@@ -589,7 +592,7 @@ class _VblankGrid:
         intervals = sorted(b - a for a, b in pairwise(times))
         median = intervals[len(intervals) // 2]
         period: float = median
-        fixed = False
+        fixed = back_to_back = False
         prior = None if self.prior_refuted else self.prior_ns
         if prior is not None:
             k = round(median / prior)
@@ -614,7 +617,11 @@ class _VblankGrid:
                 period, fixed = prior, True
         steady = False
         if not fixed:
-            found = self._common_period(intervals, noisy)
+            # (a late wake-up makes one interval long and the next short, neither a whole
+            # number of periods: at 143 Hz a probe 4.6 ms late made a third of the period
+            # the only one every interval fitted, and the probes started no grid)
+            on_time = _without_late(times, median, median * self.settings.grid_tolerance)
+            found = self._common_period(sorted(b - a for a, b in pairwise(on_time)), noisy)
             if found is not None and len(recent) >= STEADY_PRESENTS and _wanders(span, found):
                 # no reported rate vouches for it, and the presents drift off it like a loop
                 # running at its own rate (a slow present without vsync: see _wanders)
@@ -630,12 +637,12 @@ class _VblankGrid:
                 steady_period = self._steady_period(times, span)
                 if steady_period is None:
                     return False
-                found, steady = steady_period, True
+                found, steady, on_time = steady_period, True, times
             # refine it: least squares of the times against their whole vblank counts
             ns = [0]
-            for a, b in pairwise(times):
+            for a, b in pairwise(on_time):
                 ns.append(ns[-1] + round((b - a) / found))
-            refined = _slope(_sums(ns, [t - times[0] for t in times]), 0.0)
+            refined = _slope(_sums(ns, [t - on_time[0] for t in on_time]), 0.0)
             period = found if refined is None else refined
         tolerance = self.tolerance_ns(period, noisy, steady)
         if 4 * tolerance > period and len(recent) < PINNED_PRESENTS:
@@ -643,31 +650,24 @@ class _VblankGrid:
             # 240 Hz: 2.08 ms) is believed only once enough presents show it is one
             return False
         origin = times[0]
+        most = max(1, len(times) // STRAY_FRACTION)
         best = self._best_phase(times, readies, origin, period)
-        if best is None or best[0] > 2 * tolerance:
+        if best is not None and best[0] > 2 * tolerance:
+            # a late wake-up among them widened every phase's spread: the phase that fits the
+            # others (see below; a probe woken 5 ms late at 165 Hz in a chain of 2 kept the
+            # probes from starting any grid, and the frames that then waited with no grid to
+            # be on voted "off")
+            best = self._best_phase(times, readies, origin, period, most)
+        if best is None:
             return False
-        spread, phase, ns, residuals = best
-        if self._unpinned(origin, phase, period, calls):
+        phase, ns, residuals = best[1:]
+        spread, strays = _late_strays(residuals, most)
+        if spread > 2 * tolerance or self._unpinned(origin, phase, period, calls):
             return False
-        # A late wake-up among these few presents (a busy desktop) is not noise to fit: until
-        # the window holds TRIM presents nothing is trimmed, so it would stay the late edge, the
-        # grid would run late by half its lateness, and the noise bound it sets would let every
-        # later return within the tolerance into the fit. At 240 Hz one probe 2.8 ms late over
-        # ±0.25 ms of noise made the grid 1.27 ms late (noise bound 1.5 ms) for 390 frames, 340
-        # of them shown a refresh late, while its stated uncertainty fell to 80 µs. Returns can
-        # be late by any amount but early only by the noise, so only the latest is suspect: it
-        # is left out of the fit (it keeps its vblank) when its gap to the next is more than
-        # three times the spread of all the others. Uniform noise does that in 4 ** (2 - count)
-        # of starts (a gap merely wider than that spread, in 2 ** (2 - count): at 165 Hz with
-        # ±2 ms a fair return was dropped, the noise taken as 0.9 ms, the grid started 1 ms
-        # early); a wake-up 2 ms late over ±0.25 ms of noise leaves a gap of at least 1.5 ms
-        # above a spread of at most 0.5 ms.
-        ordered = sorted(residuals)
-        outlier = None
-        if ordered[-1] - ordered[-2] > 3 * (ordered[-2] - ordered[0]):
-            outlier = residuals.index(ordered[-1])
-            spread = ordered[-2] - ordered[0]
-        strays = set() if outlier is None else {outlier}
+        if strays and not self._period_without(times, strays, period, fixed, steady, noisy):
+            if fixed and back_to_back:
+                self.prior_refuted = True  # they measure the period itself (as above)
+            return False
         self._begin(times, readies, ns, origin, period, phase, spread, fixed, steady, strays)
         return True
 
@@ -761,12 +761,45 @@ class _VblankGrid:
         self._last_n = ns[-1] + self.queue_offset
         self._shadow = (times[-1], ns[-1], ns[-1])
 
+    def _period_without(
+        self,
+        times: list[int],
+        strays: set[int],
+        period: float,
+        fixed: bool,
+        steady: bool,
+        noisy: bool,
+    ) -> bool:
+        """Whether the presents but the late ``strays`` show the grid's ``period`` too.
+
+        The period was found from every interval, the strays' too; a late wake-up makes one
+        interval long and the next short, and can make a period that only fits with it left
+        out: a nominal period whose test could not tell (at 207 Hz reported as 204.7, two late
+        probes let a grid start on the reported rate, and it drifted through the vblanks), or
+        half the real one (at 159 Hz a probe 2.5 ms late, then one 0.54 periods after it: a
+        grid at 318 Hz, a refresh shown late half the time). The others must show it too (a
+        grid found only by the noise's spread, ``steady``, has no period of its own to show).
+        """
+        kept = [t for i, t in enumerate(times) if i not in strays]
+        if fixed:
+            return self._agrees_with_prior(kept, period)
+        if steady:
+            return True
+        found = self._common_period(sorted(b - a for a, b in pairwise(kept)), noisy)
+        return found is not None and 4 * abs(found - period) < period
+
     def _best_phase(
-        self, times: list[int], readies: list[int | None], origin: int, period: float
+        self,
+        times: list[int],
+        readies: list[int | None],
+        origin: int,
+        period: float,
+        most_strays: int = 0,
     ) -> tuple[float, float, list[int], list[float]] | None:
         """The phase (of ``PHASE_STEPS`` tried) that places the presents on a grid of
-        ``period`` with the smallest spread of residuals: (that spread, the phase, the
-        presents' vblank indices, their residuals), or ``None`` when no phase places them."""
+        ``period`` with the smallest spread of residuals, up to ``most_strays`` lone late
+        ones left out (see ``_late_strays``): (that spread, the phase, the presents' vblank
+        indices, their residuals), or ``None`` when no phase places them."""
         best: tuple[float, float, list[int], list[float]] | None = None
         for step in range(self.PHASE_STEPS):
             phase = period * step / self.PHASE_STEPS
@@ -774,7 +807,7 @@ class _VblankGrid:
             if placed is None:
                 continue
             ns, residuals = placed
-            spread = max(residuals) - min(residuals)
+            spread = _late_strays(residuals, most_strays)[0]
             if best is None or spread < best[0]:
                 best = (spread, phase, ns, residuals)
         return best
@@ -1574,6 +1607,50 @@ def _separating_band(samples: list[tuple[int, bool]]) -> tuple[int, int | None]:
     return low, high
 
 
+def _without_late(times: list[int], period: float, tolerance: float) -> list[int]:
+    """``times`` without the returns that woke late on a grid of about ``period``: one whose
+    interval from the previous kept return is more than ``tolerance`` past a whole number of
+    periods while the interval across it (to the next return) is within ``tolerance`` of one.
+    (Returns can be late by any amount but early only by the noise: the one after a late
+    wake-up is back on the grid.)"""
+    kept = times[:1]
+    for t, after in pairwise(times[1:]):
+        before = t - kept[-1]
+        across = after - kept[-1]
+        off = abs(before - max(1, round(before / period)) * period)
+        if off > tolerance and abs(across - max(1, round(across / period)) * period) <= tolerance:
+            continue
+        kept.append(t)
+    return kept + times[-1:]
+
+
+def _late_strays(residuals: list[float], most: int) -> tuple[float, set[int]]:
+    """The spread of a grid's residuals with up to ``most`` lone late returns left out, and
+    the indices of those left out.
+
+    A late wake-up among the few presents a grid starts from (a busy desktop) is not noise to
+    fit: until the window holds ``_VblankGrid.TRIM`` presents nothing is trimmed, so it would
+    stay the late edge, the grid would run late by half its lateness, and the noise bound it
+    sets would let every later return within the tolerance into the fit. At 240 Hz one probe
+    2.8 ms late over ±0.25 ms of noise made the grid 1.27 ms late (noise bound 1.5 ms) for
+    390 frames, 340 of them shown a refresh late, while its stated uncertainty fell to 80 µs.
+    Returns can be late by any amount but early only by the noise, so only the latest are
+    suspect: the ``k`` latest (the fewest that will do, at most ``most``) are left out (they
+    keep their vblanks) when the gap below them is more than three times the spread of all
+    the others. Uniform noise does that for one in 4 ** (2 - count) of starts (a gap merely
+    wider than that spread, in 2 ** (2 - count): at 165 Hz with ±2 ms a fair return was
+    dropped, the noise taken as 0.9 ms, the grid started 1 ms early); a wake-up 2 ms late
+    over ±0.25 ms of noise leaves a gap of at least 1.5 ms above a spread of at most 0.5 ms.
+    """
+    ordered = sorted(residuals)
+    for k in range(1, min(most, len(ordered) - 2) + 1):
+        rest = ordered[-k - 1] - ordered[0]
+        if ordered[-k] - ordered[-k - 1] > 3 * rest:
+            cut = ordered[-k]
+            return rest, {i for i, r in enumerate(residuals) if r >= cut}
+    return ordered[-1] - ordered[0], set()
+
+
 def _place_all(
     times: list[int], readies: list[int | None], origin: int, phase: float, period: float
 ) -> tuple[list[int], list[float]] | None:
@@ -1883,15 +1960,18 @@ class VsyncDetector:
                 self._vote(present_ns, vote)
             elif (
                 self.verdict is None
-                and not self._votes
                 and self._grid.queue_offset
-                and self.frames >= settings.decide_after_frames
+                and self.frames >= settings.decide_after_frames + len(self._votes)
             ):
                 # The probes saw a swap chain: presents that waited, one a vblank, once it was
                 # full. That is vsync; but a loop whose frames take longer than a period finds
                 # room in the chain every time, and such presents abstain: when as many have
-                # abstained as votes would decide on, the probes decide.
-                self.verdict = True
+                # abstained as votes would decide on, the votes there are decide as they would
+                # (on a tie, or with none, the probes do). (With frames just in time in a chain
+                # whose presents copy first, 14 presents voted "on", and every later one,
+                # copy-only, abstained: never decided, at 88 Hz with +-1 ms of noise.)
+                on = self._on_votes
+                self.verdict = 2 * on >= len(self._votes)
         if smooth_ns is None:
             vblanks = None
         return PresentEstimate(present_ns, smooth_ns, vblanks)
