@@ -1756,8 +1756,9 @@ class VsyncDetector:
         # what the quickest probe took, where presents that find room copy first (the first
         # probe, sent into the empty chain, took time; see observe)
         self._quickest_probe_ns: int | None = None
-        # the same two of the probes before a late wake-up drained the chain (see _learn_queue)
-        self._probes_drained: tuple[list[int], int] | None = None
+        # the same two of the probes before each late wake-up that drained the chain (see
+        # _learn_queue)
+        self._probes_drained: list[tuple[list[int], int]] = []
         # (return, call, the previous probe's return) of the probes but the first (see
         # _probe_waits and _learn_probes_cost)
         self._probe_calls: list[tuple[int, int, int]] = []
@@ -2249,8 +2250,9 @@ class VsyncDetector:
             # (Counted as a wait, it spread the intervals, and no queue was seen: with a busy
             # desktop, a swap chain of 2 at 180-210 Hz was placed a vblank off after each
             # late wake-up.) The count before it stands, as the least the chain holds: the
-            # wake-up may have drained only part of it.
-            self._probes_drained = (returns, at_once)
+            # wake-up may have drained only part of it (and so may a second one: every count
+            # stands, the largest wins).
+            self._probes_drained.append((returns, at_once))
             self._probes_at_once = 1
             self._probe_returns = [present_ns]
             return
@@ -2279,9 +2281,10 @@ class VsyncDetector:
             at_once = _waited_briefly(returns, at_once, period, noise)
             waits = returns[at_once - 1 : at_once + QUEUE_PROBES]
         first_wait = waits[1] - waits[0]
-        seen = 0
-        if self._probes_drained is not None:
-            seen = _waited_briefly(*self._probes_drained, period, noise)
+        seen = max(
+            (_waited_briefly(*drained, period, noise) for drained in self._probes_drained),
+            default=0,
+        )
         if intervals[-1] - intervals[0] <= period / 8 and (
             at_once > 1 or seen or abs(first_wait - period) > period / 50
         ):
