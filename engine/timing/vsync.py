@@ -92,6 +92,9 @@ QUEUE_PROBES = 8
 #: Presents a grid is tested on to tell a wait for a vblank from the present's own work, and
 #: needed before a grid is started with a tolerance of more than a quarter period.
 PINNED_PRESENTS = 24
+#: Intervals longer than this many median ones are gaps, not tested for a common period (see
+#: ``_VblankGrid._common_period``).
+GAP_INTERVALS = 8
 #: A grid starts with at most one in this many of its presents left out as late wake-ups
 #: (at least one; see ``_late_strays``).
 STRAY_FRACTION = 8
@@ -999,13 +1002,20 @@ class _VblankGrid:
                 yield candidate
 
     def _common_period(self, intervals: list[int], noisy: bool) -> float | None:
-        """The longest period (median / 1..4) that every interval is a whole multiple of."""
-        for candidate in self._candidate_periods(intervals[len(intervals) // 2]):
+        """The longest period (median / 1..4) that every interval is a whole multiple of.
+
+        Intervals of more than ``GAP_INTERVALS`` median ones (a stall, or a second without a
+        present) are not tested: a candidate a little off the period is off by that little
+        times the count there, and one is a whole multiple of nearly anything by chance (at
+        240 Hz, a second and 0.3 periods was 479.02 half periods: a grid at 480 Hz)."""
+        median = intervals[len(intervals) // 2]
+        tested = [interval for interval in intervals if interval <= GAP_INTERVALS * median]
+        for candidate in self._candidate_periods(median):
             tolerance = self.tolerance_ns(candidate, noisy)
             if all(
                 (k := round(interval / candidate)) >= 1
                 and abs(interval - k * candidate) <= tolerance
-                for interval in intervals
+                for interval in tested
             ):
                 return candidate
         return None
@@ -1965,6 +1975,10 @@ class VsyncDetector:
                 # telling (a check whose duration lies between a copy's and a wait's), it
                 # abstains: a loop running at its own rate returns on a grid of its own
                 vote = on_grid if block_ns is None else None
+            elif blocked and not on_grid and self.verdict and self._surely_waited(block_ns):
+                # Judged on, a present that waited, whatever its return: it is the grid that is
+                # off, not vsync (see _surely_waited).
+                vote = None
             else:
                 vote = bool(blocked) and on_grid
             if vote and self._trial is not None:
@@ -1988,6 +2002,22 @@ class VsyncDetector:
         if smooth_ns is None:
             vblanks = None
         return PresentEstimate(present_ns, smooth_ns, vblanks)
+
+    def _surely_waited(self, block_ns: int | None) -> bool:
+        """Whether a present that blocked (see ``observe``) can only have waited for a vblank:
+        where the first probe returned at once, a present does no work of its own, so taking
+        time is waiting; where it copied first, one that took more than twice the quickest
+        probe took longer than a copy can (as ``_may_be_copy``).
+
+        Without vsync a present waits for nothing, so one that waited returned off the grid
+        because the grid is off: a late wake-up, a grid started on a period a little off and
+        drifted, or one that followed presents whose returns were where their copies ended.
+        It votes neither way (the misses still reset the grid). Voting "off", eight such
+        presents in a row flipped a right verdict once the votes for "on" had expired: in a
+        swap chain with a busy desktop, 66 of 400 drawn displays judged on were flipped (22
+        fewer since), 42 of 500 with noise up to half a period (6 fewer)."""
+        quickest = self._quickest_probe_ns
+        return block_ns is not None and (quickest is None or block_ns > 2 * quickest)
 
     def _try_grid(self, present_ns: int, block_ns: int | None, started: bool, placed: bool) -> None:
         """Put the grid on trial while vsync is judged off, and judge it on fresh returns.

@@ -278,6 +278,35 @@ def test_a_check_that_takes_neither_a_copy_nor_a_wait_abstains() -> None:
     assert detector.verdict is False
 
 
+@pytest.mark.parametrize("refresh_hz", [60.0, 144.0, 240.0])
+@pytest.mark.parametrize("early", [0.15, 0.3, 0.45])
+def test_waits_off_the_grid_do_not_flip_a_verdict_of_on(refresh_hz: float, early: float) -> None:
+    """Judged on, and the votes for it expired (a second without a present). Then presents
+    wait, for most of a period each, but return ``early`` of a period before the grid's
+    vblanks (a grid that drifted, or started a little off). Without vsync a present waits for
+    nothing: they say the grid is off, not vsync. They abstain, the grid starts again on them
+    (on their period: the interval across the second without presents is no whole multiple
+    it can be tested against), and the verdict stays on (eight of them voted "off" and
+    flipped it)."""
+    period = NS_PER_S / refresh_hz
+    detector = VsyncDetector()
+    presents = vsync_presents(refresh_hz, 120)
+    feed(detector, presents, round(0.9 * period))
+    assert detector.verdict is True
+    rng = random.Random(7)
+    start = presents[-1] + round((round(NS_PER_S / period) - early) * period)
+    for i in range(240):
+        # called just after the grid's vblank: the first one after the call is the one it
+        # returned before
+        block_ns = round((0.95 - early + rng.uniform(-0.05, 0.05)) * period)
+        detector.observe(start + round(i * period + rng.uniform(-NOISE_NS, NOISE_NS)), block_ns)
+        assert detector.verdict is True, i
+    vblank = detector.vblank_after(start + round(240 * period))
+    assert vblank is not None
+    off = (vblank - start) % period
+    assert min(off, period - off) <= 3 * NOISE_NS
+
+
 def test_votes_expire_so_a_few_checks_can_flip_the_verdict_within_a_second() -> None:
     detector = VsyncDetector(nominal_hz=60.0)
     step = NS_PER_S // 60
