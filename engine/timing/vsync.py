@@ -657,7 +657,7 @@ class _VblankGrid:
         best = self._best_phase(times, readies, origin, period)
         if best is not None and best[0] > 2 * tolerance:
             # a late wake-up among them widened every phase's spread: the phase that fits the
-            # others (see below; a probe woken 5 ms late at 165 Hz in a chain of 2 kept the
+            # others (see _late_strays; a probe woken 5 ms late at 165 Hz in a chain of 2 kept the
             # probes from starting any grid, and the frames that then waited with no grid to
             # be on voted "off")
             best = self._best_phase(times, readies, origin, period, most)

@@ -595,13 +595,12 @@ def swap_chain_probes(
     *,
     count: int = 30,
     seed: int = 1,
-    late: tuple[int, int] = (-1, 0),
-    also_late: tuple[int, int] = (-1, 0),
+    late: tuple[tuple[int, int], ...] = (),
 ) -> list[tuple[int, int]]:
     """Probes sent back to back into a swap chain of ``depth`` images with vsync: each copies
     ``copy_ns`` (+-25 %) first, then returns at once while a place is free, else when a vblank
-    frees one (+-50 us of wake-up noise; probe ``late[0]`` wakes ``late[1]`` ns late, and
-    probe ``also_late[0]`` ``also_late[1]``).
+    frees one (+-50 us of wake-up noise; for each ``(i, ns)`` in ``late``, probe ``i`` wakes
+    ``ns`` late).
     ``(present_ns, block_ns)`` per probe."""
     rng = random.Random(seed)
     period = NS_PER_S / refresh_hz
@@ -619,8 +618,7 @@ def swap_chain_probes(
             now += 1_000
         else:
             now = max(now, waiting[len(waiting) - depth] + round(rng.uniform(-50e3, 50e3)))
-            now += late[1] if i == late[0] else 0
-            now += also_late[1] if i == also_late[0] else 0
+            now += sum(ns for probe, ns in late if probe == i)
         out.append((now, now - call))
     return out
 
@@ -661,7 +659,7 @@ def test_a_late_wake_up_that_drains_the_swap_chain_among_the_probes_hides_no_que
             rng = random.Random(seed)
             late = (rng.randint(depth, depth + 7), round(rng.uniform(1.05, 2.5) * period))
             detector = VsyncDetector()
-            for present, block in swap_chain_probes(refresh_hz, depth, 0, seed=seed, late=late):
+            for present, block in swap_chain_probes(refresh_hz, depth, 0, seed=seed, late=(late,)):
                 detector.observe(present, block, probe=True)
             right += detector.queue_offset == depth - 1
             deeper += detector.queue_offset > depth - 1
@@ -686,7 +684,7 @@ def test_two_late_wake_ups_among_the_probes_hide_no_place_in_the_swap_chain(
             second = (rng.randint(depth + 8, depth + 12), round(rng.uniform(1.05, 2.5) * period))
             detector = VsyncDetector()
             for present, block in swap_chain_probes(
-                refresh_hz, depth, 0, seed=seed, late=first, also_late=second
+                refresh_hz, depth, 0, seed=seed, late=(first, second)
             ):
                 detector.observe(present, block, probe=True)
             right += detector.queue_offset == depth - 1
@@ -790,7 +788,7 @@ def test_a_copying_probe_that_woke_late_is_no_swap_chain(refresh_hz: float) -> N
             late = (rng.randint(0, 4), round(rng.uniform(0.2, 2.5) * period))
             detector = VsyncDetector()
             for present, block in swap_chain_probes(
-                refresh_hz, depth, copy_ns, seed=seed, late=late
+                refresh_hz, depth, copy_ns, seed=seed, late=(late,)
             ):
                 detector.observe(present, block, probe=True)
             right += detector.queue_offset == depth - 1
@@ -821,7 +819,7 @@ def test_a_late_wake_up_among_the_probes_still_starts_the_grid(refresh_hz: float
         late = (draw.randint(8, 29), round(draw.uniform(0.3, 0.95) * period))
         off = draw.choice((0.0, draw.uniform(0.005, 0.03) * draw.choice((-1, 1))))
         detector = VsyncDetector(nominal_hz=refresh_hz * (1 + off) if off else None)
-        probes = swap_chain_probes(refresh_hz, depth, 0, seed=seed, late=late)
+        probes = swap_chain_probes(refresh_hz, depth, 0, seed=seed, late=(late,))
         for present, block in probes:
             detector.observe(present, block, probe=True)
         detector.probes_done()
