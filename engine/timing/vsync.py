@@ -1445,12 +1445,12 @@ def _circular_span(values: Sequence[float], period: float, trim: int) -> tuple[f
 LATE_WAKE_UP_COST = 3
 
 
-def _chain_images(returns: list[int], blocks: list[int]) -> int:
+def _chain_images(returns: list[int], blocks: list[int], quickest: int) -> int:
     """How many images a swap chain held before a probe waited, as the probe returns show it
     when the first probe took time (0: no chain; at most 2, a chain of three images).
 
-    From the fourth return on, probes sent back to back into a full swap chain each wait for
-    a vblank: their returns fix a grid. A probe that waited returned on it (within the noise
+    Probes sent back to back into a full swap chain each wait for a vblank: the latest
+    returns (``_latest_probes``) fix a grid. A probe that waited returned on it (within the noise
     the later returns show, or an eighth of a period), or after it when it woke late; one
     that did its own work (a copy) and found room returned when its work was done, anywhere
     in the period. Each image flips at the first vblank after its probe was done, and after
@@ -1468,13 +1468,12 @@ def _chain_images(returns: list[int], blocks: list[int]) -> int:
     variable-refresh panel shows its first image when the copy is done and times the next
     a period after: its first return is on the grid, and no chain explains it better.
     """
-    later = returns[3:]
+    later = _latest_probes(returns)
     intervals = sorted(b - a for a, b in pairwise(later))
     period = intervals[len(intervals) // 2]
     # (A first probe that woke late from its wait looks like a copy that found room, and the
     # next probe's wait like a chain's: a chain of two was seen in 28 starts in 100 without
     # one, when one of the first five probes woke 0.2-2.5 periods late.)
-    quickest = min(blocks)
     copied = [_may_be_copy(block, quickest, period) for block in blocks[: len(returns)]]
     # The vblanks may be twice as dense as the later returns: a copy over half of their
     # period (as long as one of the first probes that may have found room took) may be
@@ -1496,21 +1495,44 @@ def _chain_images(returns: list[int], blocks: list[int]) -> int:
 def _may_be_copy(block_ns: int, quickest_ns: int, period_ns: float) -> bool:
     """Whether a present that took ``block_ns`` may have done nothing but its copy (and found
     room in a swap chain). Every present copies first, so none copies for more than twice
-    what the quickest start-up probe took in all (copies vary: +-25 % in the simulator), nor
-    for a period: the probes that waited, which copy too, waited a period each."""
+    what the quickest start-up probe took in all, late ones included (copies vary: +-25 %
+    in the simulator), nor for a period: the probes that waited, which copy too, waited a
+    period each."""
     return block_ns <= 2 * quickest_ns and block_ns < period_ns
 
 
+def _latest_probes(returns: list[int]) -> list[int]:
+    """The latest half of the back-to-back probe returns (``QUEUE_PROBES`` at least): waits,
+    once the chain is full (see ``VsyncDetector._read_copying_chain``)."""
+    return returns[-max(QUEUE_PROBES, len(returns) // 2) :]
+
+
 def _grid_positions(returns: list[int], period: float) -> tuple[list[float], float, float]:
-    """The probe returns in periods from the vblanks of a grid of ``period`` fitted to the
-    returns from the fourth on (vblanks at whole numbers, those returns' midrange at 0); how
-    far from a vblank a return lies on the grid (an eighth of the period, or twice the
-    spread of those returns); and that spread, which bounds the grid's own error: all in
-    periods."""
-    later = returns[3:]
-    offsets = [t - later[0] - period * round((t - later[0]) / period) for t in later]
-    middle = (max(offsets) + min(offsets)) / 2
-    spread = max(offsets) - min(offsets)
+    """The probe returns in periods from the vblanks of a grid fitted to the latest returns
+    (``_latest_probes``; its period refined from ``period`` over them, whose wake-up noise
+    the earliest returns, a dozen periods before, would otherwise see multiplied; vblanks at
+    whole numbers, those returns' midrange at 0); how far from a vblank a return lies on the
+    grid (an eighth of the period, or twice the spread of those returns); and that spread,
+    which bounds the grid's own error: all in periods."""
+    later = _latest_probes(returns)
+    fit = _robust_slope(
+        [float(n) for n in _whole_periods(later, period)], [float(t - later[0]) for t in later]
+    )
+    if fit is not None:
+        period = fit[0]
+
+    # wrapped round the median place (a late return, first, would wrap the rest), an eighth
+    # left out at each end: a late wake-up among them, or a copy that found room after one
+    # had drained the chain, is one return off the grid, not its noise
+    def wrapped(origin: float) -> list[float]:
+        return sorted(t - origin - period * round((t - origin) / period) for t in later)
+
+    origin = later[0] + wrapped(later[0])[len(later) // 2]
+    offsets = wrapped(origin)
+    trim = len(offsets) // 8
+    kept = offsets[trim : len(offsets) - trim]
+    middle = origin - later[0] + (kept[0] + kept[-1]) / 2
+    spread = kept[-1] - kept[0]
     tolerance = max(period / 8, 2 * spread)
     xs = [(t - later[0] - middle) / period for t in returns]
     return xs, tolerance / period, spread / period
@@ -1710,6 +1732,7 @@ class VsyncDetector:
 
     __slots__ = (
         "_at_once_while_off",
+        "_back_to_back",
         "_cost_samples",
         "_flip_offset_ns",
         "_grid",
@@ -1761,6 +1784,7 @@ class VsyncDetector:
         # the start-up probes: how many returned at once before the first that waited, and
         # the returns of those and of the waiting ones (see queue_offset)
         self._probes_at_once: int | None = 0
+        self._back_to_back = True  # no probe called late yet
         self._probe_returns: list[int] = []
         self._probe_blocks: list[int] = []  # how long each probe took, in order
         # what the quickest probe took, where presents that find room copy first (the first
@@ -1910,11 +1934,11 @@ class VsyncDetector:
                 and self._grid.queue_offset
                 and self._quickest_probe_ns is not None
                 and _may_be_copy(block_ns, self._quickest_probe_ns, period)
-                # and under half a period: where the probes were read as a chain because the
-                # first woke late (its wait taken for a copy of nearly a period), every present
-                # would be taken for a copy (no copy at all, 59.94 Hz, a busy desktop: no
-                # present fitted or voting, the verdict flipped 66 times)
-                and 2 * block_ns < period
+                # (however long: a first probe that woke late, with no copy at all, is not
+                # read as a chain, since the late probes returned soon after their calls (see
+                # _read_copying_chain); kept under half a period for that, a copy of more
+                # was never taken for one, and a present that found room after it voted
+                # "off" from where its copy ended: 97 Hz, a 5.8 ms copy, a chain of 3)
             )
             if copy_only and ready_ns is not None and self._grid.found_room(present_ns, ready_ns):
                 # There its duration cannot tell a wait from the copy a present does when it
@@ -1931,18 +1955,27 @@ class VsyncDetector:
                 blocked = False
         self.found_room = blocked is False and self._grid.queue_offset > 0
         grid = self._grid
-        if probe and self._probes_at_once is not None and blocked is not None:
-            assert block_ns is not None
-            self._learn_queue(present_ns, block_ns, blocked)
         if probe and call_ns is not None and block_ns is not None:
             previous, self._last_probe_ns = self._last_probe_ns, present_ns
             delay = 0 if previous is None else call_ns - previous
             if previous is not None:
                 self._probe_calls.append((present_ns, call_ns, previous))
+            # The first probe took time: every present may copy first, and none then takes
+            # less than its copy, however late it was called (a wait called just before its
+            # vblank does). The quickest probe bounds the copy (see _may_be_copy).
+            quickest = self._quickest_probe_ns
+            if quickest is not None:
+                self._quickest_probe_ns = min(quickest, block_ns)
+            elif previous is None and block_ns >= settings.block_on_ns:
+                self._quickest_probe_ns = block_ns
             if delay > IMMEDIATE_NS:
                 # a probe called late on purpose: a measurement (see _probes_copied), kept out
-                # of the grid, which the back-to-back probes train as before
+                # of the grid, which the back-to-back probes train as before; they are over
+                # (a later one called at once is a late one all the same)
+                self._back_to_back = False
                 return PresentEstimate(present_ns, None, None)
+            if self._back_to_back and self._probes_at_once is not None and blocked is not None:
+                self._learn_queue(present_ns, block_ns, blocked)
 
         if call_ns is not None and grid.period_ns is not None and not paced and not probe:
             self._learn_cost(present_ns, call_ns)
@@ -2071,8 +2104,11 @@ class VsyncDetector:
         """The start-up probes are over: the grid takes their period (see
         ``_VblankGrid.settle``), and probes that took as long however late they were called
         decide "off" (see :meth:`_probes_copied`)."""
+        self._read_copying_chain()
         self._grid.settle()
-        if self.verdict is None and not self.queue_offset:
+        # (in a swap chain, where no grid has started: the late probes returned at vblanks
+        # when it was full, and drained it at most now and then)
+        if self.verdict is None and (not self.queue_offset or self._grid.period_ns is None):
             pinned = self._probes_pinned()
             if pinned is not None:
                 # (a grid the back-to-back probes started on a multiple of the period, when a
@@ -2264,10 +2300,7 @@ class VsyncDetector:
         """Count the start-up probes that return at once (see :attr:`queue_offset`)."""
         at_once = self._probes_at_once
         assert at_once is not None
-        blocks = self._probe_blocks
-        blocks.append(block_ns)
-        if blocks[0] >= self.settings.block_on_ns:
-            self._quickest_probe_ns = min(block_ns, self._quickest_probe_ns or block_ns)
+        self._probe_blocks.append(block_ns)
         returns = self._probe_returns
         if not blocked and len(returns) == at_once:  # at once, as every probe before it
             self._probes_at_once = at_once + 1
@@ -2287,22 +2320,40 @@ class VsyncDetector:
             self._probe_returns = [present_ns]
             return
         returns.append(present_ns)
-        copied = not at_once
-        if copied:
-            # The first probe took time: it waited, or did work of its own (a copy) and then
-            # found room. The waits after it tell: a probe that waited returned on their grid.
-            if len(returns) < QUEUE_PROBES + 3:
-                return
-            at_once = _chain_images(returns, self._probe_blocks)
-            if not at_once:
-                self._probes_at_once = None  # the first probe waited: no queue
-                return
-        if len(returns) < at_once + QUEUE_PROBES:
-            return
-        # the latest probe at once, and the waits after it (after copies, from the fourth
-        # return on: a copy that ran past a vblank found room once more, see _chain_images)
+        if at_once and len(returns) >= at_once + QUEUE_PROBES:
+            self._settle_queue(at_once, copied=False)
+        # (the first probe took time: it waited, or did work of its own (a copy) and then
+        # found room; the chain is read once the probes are over, see _read_copying_chain)
+
+    def _read_copying_chain(self) -> None:
+        """The start-up probes are over. Where the first took time (a wait, or a copy that
+        found room), the chain is read from all the back-to-back ones (``_chain_images``): a
+        copy a little shorter than a period fills a chain slowly (one image in ``P / (P -
+        c)`` copies), and only the latest returns are sure to be waits. (Read from the
+        eleventh probe on, a 5.8 +- 1.45 ms copy at 97 Hz in a chain of three had found room
+        four times: the grid was fitted to a copy's end, no chain was seen, every frame after
+        the late probes had drained it was placed a vblank off, and vsync judged off.) A copy
+        is no longer than twice the quickest probe, late ones included (see ``observe``):
+        without a copy, one of those returned soon after its call, and a first probe that
+        woke late is not taken for a copy that found room (163 Hz, no copy, a busy desktop:
+        a chain of two seen, and 0.83 ms of vblank error where there was 0.003)."""
+        at_once, self._probes_at_once = self._probes_at_once, None
+        quickest = self._quickest_probe_ns
+        if at_once == 0 and quickest is not None and len(self._probe_returns) >= QUEUE_PROBES + 3:
+            images = _chain_images(self._probe_returns, self._probe_blocks, quickest)
+            if images:
+                self._settle_queue(images, copied=True)
+
+    def _settle_queue(self, at_once: int, copied: bool) -> None:
+        """Set :attr:`queue_offset` from the probes (``at_once`` of them before the first
+        wait; ``copied``: read from where they returned, see ``_chain_images``), unless the
+        waits do not show one (see there)."""
+        self._probes_at_once = None
+        returns = self._probe_returns
+        # the latest probe at once, and the waits after it (after copies, the latest
+        # returns: a copy that ran past a vblank found room once more, see _chain_images)
         waits = returns[at_once - 1 : at_once + QUEUE_PROBES]
-        steady = returns[3 : 3 + QUEUE_PROBES] if copied else waits[1:]
+        steady = returns[-QUEUE_PROBES:] if copied else waits[1:]
         # a late wake-up makes one interval long and the next short: both left out
         intervals = sorted(b - a for a, b in pairwise(steady))[1:-1]
         period = intervals[len(intervals) // 2]
@@ -2319,7 +2370,6 @@ class VsyncDetector:
             at_once > 1 or seen or abs(first_wait - period) > period / 50
         ):
             self._grid.queue_offset = max(at_once, seen)
-        self._probes_at_once = None
 
     def _learn_cost(self, present_ns: int, call_ns: int, previous: int | None = None) -> None:
         """Learn the present call's own cost from which vblanks its images flip at.
