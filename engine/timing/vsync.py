@@ -1445,7 +1445,9 @@ def _circular_span(values: Sequence[float], period: float, trim: int) -> tuple[f
 LATE_WAKE_UP_COST = 3
 
 
-def _chain_images(returns: list[int], blocks: list[int], quickest: int) -> int:
+def _chain_images(
+    returns: list[int], blocks: list[int], quickest: int, delays: list[int] | None = None
+) -> int:
     """How many images a swap chain held before a probe waited, as the probe returns show it
     when the first probe took time (0: no chain; at most 2, a chain of three images).
 
@@ -1468,7 +1470,11 @@ def _chain_images(returns: list[int], blocks: list[int], quickest: int) -> int:
     variable-refresh panel shows its first image when the copy is done and times the next
     a period after: its first return is on the grid, and no chain explains it better.
     """
-    later = _latest_probes(returns)
+    # (``delays``: how long after the previous return each probe was called, 0 back to back;
+    # the late ones, after those, are read too, their grid fixed by the back-to-back ones)
+    delays = delays or [0] * len(returns)
+    back_to_back = next((i for i, d in enumerate(delays) if d > IMMEDIATE_NS), len(delays))
+    later = _latest_probes(returns[:back_to_back])
     intervals = sorted(b - a for a, b in pairwise(later))
     period = intervals[len(intervals) // 2]
     # (A first probe that woke late from its wait looks like a copy that found room, and the
@@ -1485,8 +1491,12 @@ def _chain_images(returns: list[int], blocks: list[int], quickest: int) -> int:
         (block for block, copy in zip(blocks[:3], copied, strict=False) if copy), default=0
     )
     grids = (period, period / 2) if 2 * longest > period else (period,)
+    readings = []
+    for grid in grids:
+        xs, tolerance, spread, refined = _grid_positions(returns, grid, back_to_back)
+        readings.append((xs, tolerance, spread, [d / refined for d in delays]))
     costs = [
-        min(_explain(*_grid_positions(returns, grid), copied, images) for grid in grids)
+        min(_explain(xs, tol, spread, copied, images, calls) for xs, tol, spread, calls in readings)
         for images in (1, 2, 3)
     ]
     return costs.index(min(costs))
@@ -1507,14 +1517,17 @@ def _latest_probes(returns: list[int]) -> list[int]:
     return returns[-max(QUEUE_PROBES, len(returns) // 2) :]
 
 
-def _grid_positions(returns: list[int], period: float) -> tuple[list[float], float, float]:
+def _grid_positions(
+    returns: list[int], period: float, back_to_back: int
+) -> tuple[list[float], float, float, float]:
     """The probe returns in periods from the vblanks of a grid fitted to the latest returns
     (``_latest_probes``; its period refined from ``period`` over them, whose wake-up noise
     the earliest returns, a dozen periods before, would otherwise see multiplied; vblanks at
     whole numbers, those returns' midrange at 0); how far from a vblank a return lies on the
     grid (an eighth of the period, or twice the spread of those returns); and that spread,
-    which bounds the grid's own error: all in periods."""
-    later = _latest_probes(returns)
+    which bounds the grid's own error: all in periods; and the refined period (ns). The
+    latest are of the first ``back_to_back`` returns, the probes sent back to back."""
+    later = _latest_probes(returns[:back_to_back])
     fit = _robust_slope(
         [float(n) for n in _whole_periods(later, period)], [float(t - later[0]) for t in later]
     )
@@ -1535,21 +1548,26 @@ def _grid_positions(returns: list[int], period: float) -> tuple[list[float], flo
     spread = kept[-1] - kept[0]
     tolerance = max(period / 8, 2 * spread)
     xs = [(t - later[0] - middle) / period for t in returns]
-    return xs, tolerance / period, spread / period
+    return xs, tolerance / period, spread / period, period
 
 
 def _explain(
-    xs: list[float], tolerance: float, spread: float, copied: list[bool], images: int
+    xs: list[float],
+    tolerance: float,
+    spread: float,
+    copied: list[bool],
+    images: int,
+    delays: list[float],
 ) -> float:
     """The fewest coincidences that explain the probe returns ``xs`` (in periods from a grid
     vblank) with a swap chain of ``images`` (see ``_chain_images``; ``inf``: none does).
     ``copied`` says which probes took short enough to have found room after their copy;
     a return within ``spread`` (the grid's own error) of its vblank may lie on either side
-    of it."""
+    of it. Each probe was called ``delays`` (in periods) after the previous return."""
     tiny = 1e-6
     # (the vblanks the latest images flip at, the latest return): the least cost of each
     states: dict[tuple[tuple[int, ...], float], float] = {((), -math.inf): 0.0}
-    for x, could_copy in zip(xs, copied, strict=True):
+    for x, could_copy, delay in zip(xs, copied, delays, strict=True):
         j = round(x)
         on_grid = abs(x - j) <= tolerance
         # found room: done when it returned (on the grid by chance, at a cost: just before or
@@ -1557,7 +1575,8 @@ def _explain(
         sides = (at for at in (j - tiny, j + tiny) if abs(x - at) <= spread or (x < j) == (at < j))
         dones = [(at, 1) for at in sides] if on_grid else [(x, 0)]
         found: dict[tuple[tuple[int, ...], float], float] = {}
-        for (flips, call), cost in states.items():
+        for (flips, latest), cost in states.items():
+            call = latest + delay
             for at, extra in dones:
                 waiting = [f for f in flips if f > at]
                 if could_copy and at >= call and len(waiting) + 1 < images:
@@ -2339,10 +2358,26 @@ class VsyncDetector:
         a chain of two seen, and 0.83 ms of vblank error where there was 0.003)."""
         at_once, self._probes_at_once = self._probes_at_once, None
         quickest = self._quickest_probe_ns
-        if at_once == 0 and quickest is not None and len(self._probe_returns) >= QUEUE_PROBES + 3:
-            images = _chain_images(self._probe_returns, self._probe_blocks, quickest)
-            if images:
-                self._settle_queue(images, copied=True)
+        returns = self._probe_returns
+        if at_once != 0 or quickest is None or len(returns) < QUEUE_PROBES + 3:
+            return
+        images = _chain_images(returns, self._probe_blocks, quickest)
+        if not images and not self._probes_copied():
+            # The late probes too, unless they took as long as the back-to-back ones (a copy
+            # without vsync, which returns after its call wherever that is). In a chain they
+            # find room when a vblank has flipped the image waiting, and return after their
+            # copy, off the grid: a late wake-up each, if no chain. (A copy that ended within
+            # an eighth of a period of a vblank makes the first probe look like a wait: a
+            # chain of two was read as none in a start in four.)
+            calls = self._probe_calls
+            images = _chain_images(
+                [returns[0], *(present for present, _, _ in calls)],
+                [self._probe_blocks[0], *(present - call for present, call, _ in calls)],
+                quickest,
+                [0, *(call - previous for _, call, previous in calls)],
+            )
+        if images:
+            self._settle_queue(images, copied=True)
 
     def _settle_queue(self, at_once: int, copied: bool) -> None:
         """Set :attr:`queue_offset` from the probes (``at_once`` of them before the first

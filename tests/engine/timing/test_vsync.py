@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.timing import VsyncDetector
 from engine.timing.clock import NS_PER_MS, NS_PER_S
+from engine.timing.game_loop import BACK_TO_BACK_PROBES, OFFSET_STEP, PROBE_FRAMES
 
 NOISE_NS = 83_333
 
@@ -593,14 +594,16 @@ def swap_chain_probes(
     depth: int,
     copy_ns: int,
     *,
-    count: int = 30,
+    count: int = BACK_TO_BACK_PROBES,
     seed: int = 1,
     late: tuple[tuple[int, int], ...] = (),
+    called_late: int = 0,
 ) -> list[tuple[int, int]]:
     """Probes sent back to back into a swap chain of ``depth`` images with vsync: each copies
     ``copy_ns`` (+-25 %) first, then returns at once while a place is free, else when a vblank
     frees one (+-50 us of wake-up noise; for each ``(i, ns)`` in ``late``, probe ``i`` wakes
-    ``ns`` late).
+    ``ns`` late). Then ``called_late`` more, each called a part of the latest interval after
+    the previous return, as the loop calls them (``engine.timing.game_loop``).
     ``(present_ns, block_ns)`` per probe."""
     rng = random.Random(seed)
     period = NS_PER_S / refresh_hz
@@ -608,8 +611,11 @@ def swap_chain_probes(
     now = round(rng.uniform(1, 100) * NS_PER_S)
     waiting: list[int] = []
     last = -1
-    out = []
-    for i in range(count):
+    out: list[tuple[int, int]] = []
+    for i in range(count + called_late):
+        if i >= count:
+            interval = out[-1][0] - out[-2][0]
+            now += round((i * OFFSET_STEP) % 1.0 * interval)
         call = now
         now += round(copy_ns * rng.uniform(0.75, 1.25))
         last = max(int((now - offset) // period) + 1, last + 1)
@@ -797,6 +803,35 @@ def test_a_copy_near_a_period_long_still_shows_the_swap_chain(refresh_hz: float)
             right += detector.queue_offset == depth - 1
             deeper += detector.queue_offset > depth - 1
         assert deeper <= 1 and right >= (40, 24, 30)[depth - 1], (depth, right, deeper)
+
+
+@pytest.mark.parametrize("refresh_hz", [60.0, 144.0, 240.0])
+def test_the_probes_called_late_tell_a_swap_chain_the_first_ones_cannot(
+    refresh_hz: float,
+) -> None:
+    """Copies of 5-90 % of a period, 60 starts a depth, the 16 probes called late after the
+    back-to-back ones as the loop calls them. A first copy that ended within an eighth of a
+    period of a vblank returns as a wait would: the back-to-back probes alone read a chain of
+    two as none, a start in six to eight. Called late, probes find room when a vblank has
+    flipped the image waiting, and return after their copy, off the grid (a late wake-up
+    each, without a chain). Chains of 2 right in at least 50 starts (51-55; 46-51 from the
+    back-to-back probes alone), chains of 3 in at least 50 (53-54), never a chain where there
+    is none."""
+    for depth in (1, 2, 3):
+        right = deeper = 0
+        for seed in range(60):
+            copy_ns = round(random.Random(seed).uniform(0.05, 0.9) * NS_PER_S / refresh_hz)
+            probes = swap_chain_probes(
+                refresh_hz,
+                depth,
+                copy_ns,
+                seed=seed,
+                called_late=PROBE_FRAMES - BACK_TO_BACK_PROBES,
+            )
+            detector = probed(VsyncDetector(), probes)
+            right += detector.queue_offset == depth - 1
+            deeper += detector.queue_offset > depth - 1
+        assert deeper == 0 and right >= (60, 50, 50)[depth - 1], (depth, right, deeper)
 
 
 @pytest.mark.parametrize("refresh_hz", [60.0, 144.0, 240.0])
