@@ -2368,7 +2368,7 @@ class VsyncDetector:
             # find room when a vblank has flipped the image waiting, and return after their
             # copy, off the grid: a late wake-up each, if no chain. (A copy that ended within
             # an eighth of a period of a vblank makes the first probe look like a wait: a
-            # chain of two was read as none in a start in four.)
+            # chain of two was read as none in 9-14 starts of 60, copies of 5-90 %.)
             calls = self._probe_calls
             images = _chain_images(
                 [returns[0], *(present for present, _, _ in calls)],
@@ -2382,7 +2382,7 @@ class VsyncDetector:
     def _settle_queue(self, at_once: int, copied: bool) -> None:
         """Set :attr:`queue_offset` from the probes (``at_once`` of them before the first
         wait; ``copied``: read from where they returned, see ``_chain_images``), unless the
-        waits do not show one (see there)."""
+        waits do not show one (see :attr:`queue_offset`)."""
         self._probes_at_once = None
         returns = self._probe_returns
         # the latest probe at once, and the waits after it (after copies, the latest

@@ -812,7 +812,7 @@ def test_the_probes_called_late_tell_a_swap_chain_the_first_ones_cannot(
     """Copies of 5-90 % of a period, 60 starts a depth, the 16 probes called late after the
     back-to-back ones as the loop calls them. A first copy that ended within an eighth of a
     period of a vblank returns as a wait would: the back-to-back probes alone read a chain of
-    two as none, a start in six to eight. Called late, probes find room when a vblank has
+    two as none in 9-14 starts of 60. Called late, probes find room when a vblank has
     flipped the image waiting, and return after their copy, off the grid (a late wake-up
     each, without a chain). Chains of 2 right in at least 50 starts (51-55; 46-51 from the
     back-to-back probes alone), chains of 3 in at least 50 (53-54), never a chain where there
