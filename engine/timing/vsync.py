@@ -1362,6 +1362,14 @@ def _count_from(times: list[int], start: int, period: float) -> tuple[int, list[
     return count, [n - ns[0] for n in ns]
 
 
+def _period_fit(times: list[int], rough: float) -> tuple[float, float] | None:
+    """The period of ``times`` and its standard error: Theil-Sen (``_robust_slope``) against
+    their whole counts of the ``rough`` period (``_whole_periods``), which a late wake-up
+    cannot pull (``None``: no spread in the counts)."""
+    ns = _whole_periods(times, rough)
+    return _robust_slope([float(n) for n in ns], [float(t - times[0]) for t in times])
+
+
 def _robust_slope(xs: list[float], ys: list[float]) -> tuple[float, float] | None:
     """Theil-Sen slope of ``ys`` on ``xs`` (the median of the slopes between pairs of points:
     a few points far off the line, however far, do not move it) and its standard error from
@@ -1493,7 +1501,7 @@ def _chain_images(
     grids = (period, period / 2) if 2 * longest > period else (period,)
     readings = []
     for grid in grids:
-        xs, tolerance, spread, refined = _grid_positions(returns, grid, back_to_back)
+        xs, tolerance, spread, refined = _grid_positions(returns, later, grid)
         readings.append((xs, tolerance, spread, [d / refined for d in delays]))
     costs = [
         min(_explain(xs, tol, spread, copied, images, calls) for xs, tol, spread, calls in readings)
@@ -1518,19 +1526,16 @@ def _latest_probes(returns: list[int]) -> list[int]:
 
 
 def _grid_positions(
-    returns: list[int], period: float, back_to_back: int
+    returns: list[int], later: list[int], period: float
 ) -> tuple[list[float], float, float, float]:
     """The probe returns in periods from the vblanks of a grid fitted to the latest returns
     (``_latest_probes``; its period refined from ``period`` over them, whose wake-up noise
     the earliest returns, a dozen periods before, would otherwise see multiplied; vblanks at
     whole numbers, those returns' midrange at 0); how far from a vblank a return lies on the
     grid (an eighth of the period, or twice the spread of those returns); and that spread,
-    which bounds the grid's own error: all in periods; and the refined period (ns). The
-    latest are of the first ``back_to_back`` returns, the probes sent back to back."""
-    later = _latest_probes(returns[:back_to_back])
-    fit = _robust_slope(
-        [float(n) for n in _whole_periods(later, period)], [float(t - later[0]) for t in later]
-    )
+    which bounds the grid's own error: all in periods; and the refined period (ns).
+    ``later`` are those latest returns."""
+    fit = _period_fit(later, period)
     if fit is not None:
         period = fit[0]
 
@@ -2222,8 +2227,7 @@ class VsyncDetector:
             # refined over every probe, counted in whole periods (a median interval of one and
             # two periods mixed is a few percent off either): Theil-Sen, which a late wake-up
             # cannot pull
-            ns = _whole_periods(times, rough)
-            fit = _robust_slope([float(n) for n in ns], [float(t) for t in rel])
+            fit = _period_fit(times, rough)
             if fit is None:
                 continue
             period = fit[0]
