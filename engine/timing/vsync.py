@@ -230,6 +230,7 @@ class _VblankGrid:
         "_held_n",
         "_history",
         "_last_n",
+        "_late_clean",
         "_miss_count",
         "_misses",
         "_noise_abs_ns",
@@ -277,6 +278,7 @@ class _VblankGrid:
         # vblanks taken from interval to interval (not from its place on the grid): the clean
         # fit's index while the nominal period holds (see add)
         self._shadow: tuple[int, int, int] | None = None
+        self._late_clean: tuple[int, int] | None = None
         self._base_ns = 0.0  # the period at the grid's start: the clean sums are relative to it
         self._uncertainty_ns = float(settings.noise_allowance_ns)
         self._tolerances = (0.0, 0.0)  # (strict, noisy) for the current period
@@ -323,6 +325,7 @@ class _VblankGrid:
         self.period_ns = None
         self._fixed = False
         self._shadow = None
+        self._late_clean = None
         self._misses.clear()
         self._miss_count = 0
         self._steady = False
@@ -1152,7 +1155,20 @@ class _VblankGrid:
                 self._add_point(n, t_rel, False)
             return (self.time_of(image), vblanks, on_grid, True)
         if clean and abs(residual) < period / 2:
-            self._add_clean(count, t_rel)
+            # A late return is held back from the least squares until the next clean one
+            # shows whether it woke late (that one back on the grid: dropped) or the grid is
+            # drifting off the display (late too: both kept). On a period of its own the fit
+            # moves the grid, and a lone late wake-up far from the window's other clean
+            # presents pulled it: in a chain whose presents copy first only a few are clean,
+            # and one 3.1 ms late, 880 vblanks after the probes, moved a 121.33 Hz grid by
+            # 0.05 Hz (0.3-0.5 ms of vblank error for the rest of the run).
+            held, self._late_clean = self._late_clean, None
+            if late and not self._fixed and held is None:
+                self._late_clean = (count, t_rel)
+            else:
+                if held is not None and late:
+                    self._add_clean(*held)
+                self._add_clean(count, t_rel)
             if self.period_ns is None:  # the nominal period was refuted: the grid starts again
                 return (round(vblank + (image - n) * period), vblanks, on_grid, late or brief)
         if noisy and on_grid:
@@ -1769,6 +1785,8 @@ class VsyncDetector:
         "_probe_blocks",
         "_probe_calls",
         "_probe_returns",
+        "_probe_samples_to",
+        "_probed_cost",
         "_probes_at_once",
         "_probes_drained",
         "_quickest_probe_ns",
@@ -1802,6 +1820,9 @@ class VsyncDetector:
             deque[tuple[int, bool, int]](maxlen=window // 2),
         )
         self._since_cost = 0
+        # the cost the start-up probes showed and the end of its band (see _learn_probes_cost)
+        self._probed_cost: tuple[int, int | None] = (0, None)
+        self._probe_samples_to = 0  # the index of the probes' last cost sample
         # where images' returns lie around the grid's vblanks, on average (see _learn_cost)
         self._flip_offset_ns = 0.0
         self._presents = 0  # presents that taught the cost, probes included
@@ -2128,7 +2149,7 @@ class VsyncDetector:
         """The start-up probes are over: the grid takes their period (see
         ``_VblankGrid.settle``), and probes that took as long however late they were called
         decide "off" (see :meth:`_probes_copied`)."""
-        self._read_copying_chain()
+        copying = self._read_copying_chain()
         self._grid.settle()
         # (in a swap chain, where no grid has started: the late probes returned at vblanks
         # when it was full, and drained it at most now and then)
@@ -2145,6 +2166,8 @@ class VsyncDetector:
                 self._grid.settle()
                 self._learn_probes_cost()
                 return
+        if copying:
+            self._start_on_chain_waits()
         if self.verdict is None and self._probes_copied():
             # and the grid they started is none: the reported rate's tolerance (half a period
             # above 200 Hz) would have every copy's return "on" it
@@ -2155,6 +2178,31 @@ class VsyncDetector:
             self._forget_cost()
         elif self.verdict is not False:
             self._learn_probes_cost()
+
+    def _start_on_chain_waits(self) -> None:
+        """Start the grid from the latest back-to-back probes, where they showed a swap chain
+        whose presents copy first (see ``_read_copying_chain``) and started none, or one
+        whose period theirs refutes (by ``establish_sigmas`` standard errors): once the
+        chain was full each waited for the vblank that freed a place, and they fixed the
+        grid the chain was read on (``_latest_probes``). A late wake-up drains such a chain,
+        and the probes after it find room and return where their copies end, off the grid,
+        several in a row while it refills (one image more every ``P / (P - c)`` copies):
+        every window of 16 probes holding them spread too wide to start a grid (102.8 Hz, a
+        5.3 ms copy, a chain of 3: no grid, every frame voted "off", judged off at frame 15
+        and 4.9 ms of vblank error), or a window of returns that found room started one on a
+        third of the period, or 0.4 % off it."""
+        returns = self._probe_returns
+        later = _latest_probes(returns)
+        intervals = sorted(b - a for a, b in pairwise(later))
+        fit = _period_fit(later, intervals[len(intervals) // 2])
+        period = self._grid.period_ns
+        if fit is None or (
+            period is not None and abs(period - fit[0]) <= self.settings.establish_sigmas * fit[1]
+        ):
+            return
+        blocks = self._probe_blocks[len(returns) - len(later) : len(returns)]
+        self._grid.start_pinned(later, [t - b for t, b in zip(later, blocks, strict=True)], *fit)
+        self._grid.settle()
 
     def _learn_probes_cost(self) -> None:
         """Learn the present's own cost from the start-up probes, once the grid is settled.
@@ -2177,9 +2225,32 @@ class VsyncDetector:
         period = grid.period_ns
         if period is None or grid.queue_offset:
             return
+        self._probe_samples_to = self._presents + len(self._probe_calls)
         for present_ns, call_ns, previous in self._probe_calls:
             # the previous image flipped at the vblank nearest the previous probe's return
-            self._learn_cost(present_ns, call_ns, grid.index_after(round(previous - period / 2)))
+            flipped = grid.index_after(round(previous - period / 2))
+            # (all of them first: a cost taken from some would explain the skips of the rest,
+            # which are then not kept, and a copy that jitters past the threshold once more)
+            self._learn_cost(present_ns, call_ns, flipped, settle=False)
+        # Where every probe called closer than the threshold that explains them best skipped
+        # (a copy that jitters may skip farther too), that is the cost, however few skipped:
+        # the probes are called at distances spread over the period on purpose, so a copy
+        # under a quarter of it skips only one to four of the 16 called late, far apart,
+        # which the frames' test takes for late wake-ups (see _settle_cost). It stays the
+        # least cost the frames may show. (Taken for none, frames just in time were planned
+        # as if the present cost nothing and shown a period late one after another, until
+        # their skips taught it, a margin more each eight frames: 86 Hz with a 1.45 ms copy,
+        # 13 of the first 200 images.)
+        # (beyond the noise of the vblanks' place: a probe called closer to the grid's
+        # vblank than that may have been called after the true one; with +-2 ms of noise and
+        # no copy at all, such probes taught a cost, frames were placed a vblank off, and 22
+        # of 500 displays with noise up to half a period judged off)
+        samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
+        low, high = _separating_band(samples)
+        unsure = grid.noise_ns + grid.phase_uncertainty_ns()
+        if low > unsure and all(skipped for s, skipped in samples if s < low):
+            self._probed_cost = (low, high)
+        self._settle_cost()
         if not self.present_cost_ns:
             self._forget_cost()
 
@@ -2187,6 +2258,7 @@ class VsyncDetector:
         """Drop what the presents taught of their cost: it is 0 until new presents teach it."""
         for samples in self._cost_samples:
             samples.clear()
+        self._probed_cost = (0, None)
         self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
 
     def _probes_pinned(self) -> tuple[float, float] | None:
@@ -2348,7 +2420,7 @@ class VsyncDetector:
         # (the first probe took time: it waited, or did work of its own (a copy) and then
         # found room; the chain is read once the probes are over, see _read_copying_chain)
 
-    def _read_copying_chain(self) -> None:
+    def _read_copying_chain(self) -> bool:
         """The start-up probes are over. Where the first took time (a wait, or a copy that
         found room), the chain is read from all the back-to-back ones (``_chain_images``): a
         copy a little shorter than a period fills a chain slowly (one image in ``P / (P -
@@ -2359,12 +2431,13 @@ class VsyncDetector:
         is no longer than twice the quickest probe, late ones included (see ``observe``):
         without a copy, one of those returned soon after its call, and a first probe that
         woke late is not taken for a copy that found room (163 Hz, no copy, a busy desktop:
-        a chain of two seen, and 0.83 ms of vblank error where there was 0.003)."""
+        a chain of two seen, and 0.83 ms of vblank error where there was 0.003). Whether it
+        read one."""
         at_once, self._probes_at_once = self._probes_at_once, None
         quickest = self._quickest_probe_ns
         returns = self._probe_returns
         if at_once != 0 or quickest is None or len(returns) < QUEUE_PROBES + 3:
-            return
+            return False
         images = _chain_images(returns, self._probe_blocks, quickest)
         if not images and not self._probes_copied():
             # The late probes too, unless they took as long as the back-to-back ones (a copy
@@ -2382,6 +2455,7 @@ class VsyncDetector:
             )
         if images:
             self._settle_queue(images, copied=True)
+        return bool(self.queue_offset)
 
     def _settle_queue(self, at_once: int, copied: bool) -> None:
         """Set :attr:`queue_offset` from the probes (``at_once`` of them before the first
@@ -2410,7 +2484,9 @@ class VsyncDetector:
         ):
             self._grid.queue_offset = max(at_once, seen)
 
-    def _learn_cost(self, present_ns: int, call_ns: int, previous: int | None = None) -> None:
+    def _learn_cost(
+        self, present_ns: int, call_ns: int, previous: int | None = None, settle: bool = True
+    ) -> None:
         """Learn the present call's own cost from which vblanks its images flip at.
 
         Its duration alone cannot tell: a present that copies the picture for 4 ms (software GL
@@ -2472,42 +2548,51 @@ class VsyncDetector:
                     self._cost_samples[1].append((lead + round(k * period), True, index))
             self._cost_samples[0].append((lead + round(skips * period), False, index))
         self._since_cost += 1
-        if self._since_cost >= 8 and not self._cost_samples[1]:
-            self._since_cost = 0  # nothing ever skipped: no cost (the usual case, at no cost)
+        if self._since_cost >= 8 and settle:
+            self._settle_cost()
+
+    def _settle_cost(self) -> None:
+        """Take the cost the samples ``_learn_cost`` kept show (see there), or none."""
+        self._since_cost = 0
+        if not self._cost_samples[1]:
+            # nothing ever skipped: no cost (the usual case, at no cost)
             self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
-        elif self._since_cost >= 8:
-            self._since_cost = 0
-            samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
-            low, high = _separating_band(samples)
-            # A cost makes (nearly) every present called closer to its vblank than the cost
-            # skip it, one after another. Late wake-ups (a busy desktop) make a few presents
-            # look skipped at any distance: over a long run the skips kept may be as many as
-            # the others kept, but they are far apart. So the skips below the threshold must
-            # be dense (at least a quarter of the presents over the span they were seen in,
-            # and three times as dense as the presents there that did not skip).
-            dense = []
-            for group in self._cost_samples:
-                below = [i for s, _, i in group if s < low]
-                dense.append(len(below) / (below[-1] - below[0] + 1) if below else 0.0)
-            skipped_below = sum(1 for s, _, _ in self._cost_samples[1] if s < low)
-            if skipped_below < 4 or dense[1] < max(0.25, 3.0 * dense[0]):
-                low, high = 0, None
-            self.present_cost_ns = low
-            # A steady loop calls each present at the same distance before its vblank, so the
-            # skips prove only that the cost is at least that distance (``low``); the band of
-            # costs that explain every flip reaches to the calls that did not skip, or to a
-            # period. Presents are placed with its middle, as far from both ends as possible.
-            # (within the period the cost lies in: costs of a period or more skip every
-            # vblank they run past, see above)
-            cap = period * (1 + low // period)
-            top = cap if high is None else min(high, cap)
-            self._placement_cost_ns = round((low + top) / 2) if low else 0
-            self.planning_cost_ns = max(low, self._cost_reach_ns())
+            return
+        period = self._grid.period_ns
+        assert period is not None
+        samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
+        low, high = _separating_band(samples)
+        # A cost makes (nearly) every present called closer to its vblank than the cost
+        # skip it, one after another. Late wake-ups (a busy desktop) make a few presents
+        # look skipped at any distance: over a long run the skips kept may be as many as
+        # the others kept, but they are far apart. So the skips below the threshold must
+        # be dense (at least a quarter of the presents over the span they were seen in,
+        # and three times as dense as the presents there that did not skip).
+        dense = []
+        for group in self._cost_samples:
+            below = [i for s, _, i in group if s < low]
+            dense.append(len(below) / (below[-1] - below[0] + 1) if below else 0.0)
+        skipped_below = sum(1 for s, _, _ in self._cost_samples[1] if s < low)
+        if skipped_below < 4 or dense[1] < max(0.25, 3.0 * dense[0]):
+            low, high = 0, None
+        if low < self._probed_cost[0]:
+            low, high = self._probed_cost  # what the start-up probes showed (see there)
+        self.present_cost_ns = low
+        # A steady loop calls each present at the same distance before its vblank, so the
+        # skips prove only that the cost is at least that distance (``low``); the band of
+        # costs that explain every flip reaches to the calls that did not skip, or to a
+        # period. Presents are placed with its middle, as far from both ends as possible.
+        # (within the period the cost lies in: costs of a period or more skip every
+        # vblank they run past, see above)
+        cap = period * (1 + low // period)
+        top = cap if high is None else min(high, cap)
+        self._placement_cost_ns = round((low + top) / 2) if low else 0
+        self.planning_cost_ns = max(low, self._cost_reach_ns())
 
     def _cost_reach_ns(self) -> int:
-        """How far before its vblank a present has been seen to skip it, when skips came often
-        (at least one present in 32 over the span the kept skips were seen in; late wake-ups
-        of a busy desktop are rarer), else 0.
+        """How far before its vblank a present has been seen to skip it, among skips that came
+        often (four in a row within 128 presents, one in 32; late wake-ups of a busy desktop
+        are rarer), else 0.
 
         A copy whose own duration varies (software GL: 5±1.25 ms) leaves no threshold between
         the presents that skipped and those that did not: called at the same distance before
@@ -2521,13 +2606,20 @@ class VsyncDetector:
         144 with +-2 ms of noise) presents seem to skip at any distance, and the limiter held
         every frame 6 ms for nothing.
         """
-        skips = self._cost_samples[1]
-        if len(skips) < 4:
-            return 0
-        span = skips[-1][2] - skips[0][2] + 1
-        if 32 * len(skips) < span:
-            return 0
-        return max(s for s, _, _ in skips)
+        # The frames' own once they skip: the probes' skips come close together by design,
+        # and with them one frame whose copy ran long made a reach, the planner took every
+        # frame for one that did not fit, and held every other vblank (155.8 Hz, a 2.3 +-
+        # 0.6 ms copy and a 3.5 ms frame: 1,109 vblanks held, none before). Four in a row
+        # within 128 presents, wherever they are among those kept: judged over all of them,
+        # one skip a few hundred frames after a burst made them rare, the reach fell back to
+        # the cost, and frames missed in bursts again (155.6 Hz, a 3.3 +- 0.8 ms copy).
+        skips = [skip for skip in self._cost_samples[1] if skip[2] > self._probe_samples_to]
+        skips = skips or list(self._cost_samples[1])
+        reach = 0
+        for k in range(len(skips) - 3):
+            if skips[k + 3][2] - skips[k][2] < 4 * 32:
+                reach = max(reach, *(s for s, _, _ in skips[k : k + 4]))
+        return reach
 
     @property
     def queue_offset(self) -> int:
