@@ -2590,9 +2590,9 @@ class VsyncDetector:
         self.planning_cost_ns = max(low, self._cost_reach_ns())
 
     def _cost_reach_ns(self) -> int:
-        """How far before its vblank a present has been seen to skip it, among skips that came
-        often (four in a row within 128 presents, one in 32; late wake-ups of a busy desktop
-        are rarer), else 0.
+        """How far before its vblank a present has been seen to skip it, when skips came often
+        (at least one present in 32 over the span the kept skips were seen in; late wake-ups
+        of a busy desktop are rarer), else 0.
 
         A copy whose own duration varies (software GL: 5±1.25 ms) leaves no threshold between
         the presents that skipped and those that did not: called at the same distance before
@@ -2609,17 +2609,15 @@ class VsyncDetector:
         # The frames' own once they skip: the probes' skips come close together by design,
         # and with them one frame whose copy ran long made a reach, the planner took every
         # frame for one that did not fit, and held every other vblank (155.8 Hz, a 2.3 +-
-        # 0.6 ms copy and a 3.5 ms frame: 1,109 vblanks held, none before). Four in a row
-        # within 128 presents, wherever they are among those kept: judged over all of them,
-        # one skip a few hundred frames after a burst made them rare, the reach fell back to
-        # the cost, and frames missed in bursts again (155.6 Hz, a 3.3 +- 0.8 ms copy).
+        # 0.6 ms copy and a 3.5 ms frame: 1,109 vblanks held, none before).
         skips = [skip for skip in self._cost_samples[1] if skip[2] > self._probe_samples_to]
         skips = skips or list(self._cost_samples[1])
-        reach = 0
-        for k in range(len(skips) - 3):
-            if skips[k + 3][2] - skips[k][2] < 4 * 32:
-                reach = max(reach, *(s for s, _, _ in skips[k : k + 4]))
-        return reach
+        if len(skips) < 4:
+            return 0
+        span = skips[-1][2] - skips[0][2] + 1
+        if 32 * len(skips) < span:
+            return 0
+        return max(s for s, _, _ in skips)
 
     @property
     def queue_offset(self) -> int:
