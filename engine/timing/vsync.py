@@ -2201,6 +2201,8 @@ class VsyncDetector:
         ):
             return
         blocks = self._probe_blocks[len(returns) - len(later) : len(returns)]
+        if len(blocks) != len(later):  # (one block per return, as _chain_images reads them)
+            return
         self._grid.start_pinned(later, [t - b for t, b in zip(later, blocks, strict=True)], *fit)
         self._grid.settle()
 
