@@ -595,8 +595,7 @@ class _VblankGrid:
         last = list(recent)[-16:]
         times = [t for t, _, _ in last]
         readies = [r for _, r, _ in last]
-        intervals = sorted(b - a for a, b in pairwise(times))
-        median = intervals[len(intervals) // 2]
+        median = _median_interval(times)
         period: float = median
         fixed = back_to_back = False
         prior = None if self.prior_refuted else self.prior_ns
@@ -1499,8 +1498,7 @@ def _chain_images(
     delays = delays or [0] * len(returns)
     back_to_back = next((i for i, d in enumerate(delays) if d > IMMEDIATE_NS), len(delays))
     later = _latest_probes(returns[:back_to_back])
-    intervals = sorted(b - a for a, b in pairwise(later))
-    period = intervals[len(intervals) // 2]
+    period = _median_interval(later)
     # (A first probe that woke late from its wait looks like a copy that found room, and the
     # next probe's wait like a chain's: a chain of two was seen in 28 starts in 100 without
     # one, when one of the first five probes woke 0.2-2.5 periods late.)
@@ -1533,6 +1531,13 @@ def _may_be_copy(block_ns: int, quickest_ns: int, period_ns: float) -> bool:
     in the simulator), nor for a period: the probes that waited, which copy too, waited a
     period each."""
     return block_ns <= 2 * quickest_ns and block_ns < period_ns
+
+
+def _median_interval(times: list[int]) -> int:
+    """The median interval between consecutive ``times`` (the upper middle one of an even
+    count)."""
+    intervals = sorted(b - a for a, b in pairwise(times))
+    return intervals[len(intervals) // 2]
 
 
 def _latest_probes(returns: list[int]) -> list[int]:
@@ -2193,8 +2198,7 @@ class VsyncDetector:
         third of the period, or 0.4 % off it."""
         returns = self._probe_returns
         later = _latest_probes(returns)
-        intervals = sorted(b - a for a, b in pairwise(later))
-        fit = _period_fit(later, intervals[len(intervals) // 2])
+        fit = _period_fit(later, _median_interval(later))
         period = self._grid.period_ns
         if fit is None or (
             period is not None and abs(period - fit[0]) <= self.settings.establish_sigmas * fit[1]
@@ -2242,11 +2246,11 @@ class VsyncDetector:
         # least cost the frames may show. (Taken for none, frames just in time were planned
         # as if the present cost nothing and shown a period late one after another, until
         # their skips taught it, a margin more each eight frames: 86 Hz with a 1.45 ms copy,
-        # 13 of the first 200 images.)
-        # (beyond the noise of the vblanks' place: a probe called closer to the grid's
-        # vblank than that may have been called after the true one; with +-2 ms of noise and
-        # no copy at all, such probes taught a cost, frames were placed a vblank off, and 22
-        # of 500 displays with noise up to half a period judged off)
+        # 13 of the first 200 images.) The threshold must lie beyond the noise of the
+        # vblanks' place: a probe called closer to the grid's vblank than that may have been
+        # called after the true one (with +-2 ms of noise and no copy at all, such probes
+        # taught a cost, frames were placed a vblank off, and 22 of 500 displays with noise up
+        # to half a period were judged off).
         samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
         low, high = _separating_band(samples)
         unsure = grid.noise_ns + grid.phase_uncertainty_ns()

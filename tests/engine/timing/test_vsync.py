@@ -14,6 +14,8 @@ from engine.timing.clock import NS_PER_MS, NS_PER_S
 from engine.timing.game_loop import BACK_TO_BACK_PROBES, OFFSET_STEP, PROBE_FRAMES
 
 NOISE_NS = 83_333
+#: The probes the loop calls late, after the back-to-back ones (see ``swap_chain_probes``).
+CALLED_LATE = PROBE_FRAMES - BACK_TO_BACK_PROBES
 
 
 def vsync_presents(refresh_hz: float, frames: int, seed: int = 1, every: int = 1) -> list[int]:
@@ -826,7 +828,7 @@ def test_the_probes_called_late_tell_a_swap_chain_the_first_ones_cannot(
                 depth,
                 copy_ns,
                 seed=seed,
-                called_late=PROBE_FRAMES - BACK_TO_BACK_PROBES,
+                called_late=CALLED_LATE,
             )
             detector = probed(VsyncDetector(), probes)
             right += detector.queue_offset == depth - 1
@@ -880,7 +882,9 @@ def test_a_late_wake_up_in_a_copying_swap_chain_still_starts_the_grid() -> None:
         copy_ns = round(draw.uniform(0.3, 0.8) * period)
         late = ((draw.randint(8, 22), round(draw.uniform(0.3, 0.95) * period)),)
         depth = draw.choice((2, 3))
-        probes = swap_chain_probes(refresh_hz, depth, copy_ns, seed=seed, late=late, called_late=16)
+        probes = swap_chain_probes(
+            refresh_hz, depth, copy_ns, seed=seed, late=late, called_late=CALLED_LATE
+        )
         detector = probed(VsyncDetector(), probes)
         found = detector.period_ns
         right += found is not None and abs(found - period) <= period / 1_000
@@ -899,10 +903,9 @@ def test_a_lone_late_wake_up_far_from_the_clean_presents_leaves_the_period(
     late, it leaves the period within 1.5e-4 of itself (the probes' own error reaches 1e-4
     at 240 Hz), over 10 starts."""
     period = NS_PER_S / refresh_hz
-    late = PROBE_FRAMES - BACK_TO_BACK_PROBES
     for seed in range(10):
         rng = random.Random(seed)
-        probes = swap_chain_probes(refresh_hz, 1, 0, seed=seed, called_late=late)
+        probes = swap_chain_probes(refresh_hz, 1, 0, seed=seed, called_late=CALLED_LATE)
         detector = probed(VsyncDetector(), probes)
         assert detector.period_ns is not None
         first = detector.vblank_after(probes[-1][0])
@@ -929,16 +932,15 @@ def test_the_probes_called_late_teach_a_copy_under_a_quarter_period() -> None:
     the first 200). Over 60 starts: a cost learnt in most (56; 1 before), never more than
     the longest copy, and none where the same probes show no copy."""
     learnt = 0
-    late = PROBE_FRAMES - BACK_TO_BACK_PROBES
     for seed in range(60):
         draw = random.Random(seed)
         refresh_hz = draw.uniform(50.0, 240.0)
         copy_ns = round(draw.uniform(0.04, 0.25) * NS_PER_S / refresh_hz)
-        probes = swap_chain_probes(refresh_hz, 1, copy_ns, seed=seed, called_late=late)
+        probes = swap_chain_probes(refresh_hz, 1, copy_ns, seed=seed, called_late=CALLED_LATE)
         cost = probed(VsyncDetector(), probes).planning_cost_ns
         assert cost <= 1.25 * copy_ns, (seed, cost, copy_ns)
         learnt += cost > 0
-        plain = swap_chain_probes(refresh_hz, 1, 0, seed=seed, called_late=late)
+        plain = swap_chain_probes(refresh_hz, 1, 0, seed=seed, called_late=CALLED_LATE)
         assert probed(VsyncDetector(), plain).planning_cost_ns == 0, seed
     assert learnt >= 50, learnt
 
