@@ -107,6 +107,11 @@ WANDER_RATIO = 1.5
 #: ... as do returns whose von Neumann ratio (the mean squared step between consecutive
 #: residuals over their mean square) is below this (independent noise: about 2).
 WANDER_VON_NEUMANN = 1.3
+#: The most a grid seen not to wander tolerates, in periods: its returns may spread over twice
+#: that when it starts (beyond, a return is as near the neighbouring vblank as its own) ...
+STEADY_MOST = 0.375
+#: ... and since, this many times its noise bound (a quarter period at least).
+STEADY_MARGIN = 1.25
 #: Unpaced presents needed to test whether durations follow the calls (see
 #: ``_VblankGrid._follows_calls``) ...
 FOLLOW_PRESENTS = 20
@@ -251,6 +256,7 @@ class _VblankGrid:
         "prior_ns",
         "prior_refuted",
         "queue_offset",
+        "ready_slack_ns",
         "settings",
         "starts",
     )
@@ -298,6 +304,10 @@ class _VblankGrid:
         #: Images a swap chain holds before a present waits (set by the detector: see
         #: VsyncDetector.queue_offset).
         self.queue_offset = 0
+        #: How far a present's image may have been ready on either side of the ``ready_ns``
+        #: it is placed with: half the band of present costs that explain the flips seen
+        #: (set by the detector: see ``VsyncDetector._settle_cost``).
+        self.ready_slack_ns = 0
         #: Half the spread of the fitted residuals: the bound of the wake-up noise.
         self.noise_ns = 0.0
         self._noise_abs_ns = 0.0  # running mean |residual| of presents on the grid
@@ -335,16 +345,21 @@ class _VblankGrid:
 
         ``noisy`` presents (those that blocked, or that the limiter paced) get the noise allowance
         on a grid whose period the OS's nominal rate vouches for (within
-        ``prior_vouch_fraction``), and a quarter period on a grid its presents were seen to
-        stay near without one (``_steady_period``: staying near it is the evidence, whatever
-        the allowance; capped at the allowance, a 50 Hz display with +-2.9 ms of noise was
-        never found, and judged off); otherwise a grid is believed only when the presents land
-        within a tenth of a period of it. ``steady`` says whether the grid is one of those (a
-        grid being started); by default, the current grid.
+        ``prior_vouch_fraction``), and the noise its returns show on a grid its presents were
+        seen to stay near without one (``_steady_period``: staying near it is the evidence,
+        whatever the allowance; capped at the allowance, a 50 Hz display with +-2.9 ms of noise
+        was never found, and judged off): a quarter period at least, ``STEADY_MOST`` at most
+        (held to a quarter, returns scattered over half a period started no grid, and every
+        present that waited voted "off": 158 Hz with +-1.75 ms). Otherwise a grid is believed
+        only when the presents land within a tenth of a period of it. ``steady`` says whether
+        the grid is one of those, being started (its returns may spread over twice the most);
+        by default, the current grid.
         """
         strict = period * self.settings.grid_tolerance
         if noisy and (self._steady if steady is None else steady):
-            return period / 4
+            if steady is not None:
+                return period * STEADY_MOST  # a grid being started: what its spread may be
+            return min(period * STEADY_MOST, max(period / 4, STEADY_MARGIN * self.noise_ns))
         prior = self.prior_ns
         if (
             not noisy
@@ -1209,7 +1224,9 @@ class _VblankGrid:
         """The vblank a present showed at: the first after its call, or the nearest to its return.
 
         When the call was so close to a vblank that the grid cannot tell which side it was on, the
-        candidate nearest the return time wins.
+        candidate nearest the return time wins: closer than the grid's uncertainty plus how far
+        the image may have been ready from ``ready_ns`` (``ready_slack_ns``, a copy whose length
+        varies; half a period at most).
 
         It comes after the latest present that *waited*: one image per vblank. A present that
         returned at once does not count there, because its vblank is not known: in a swap
@@ -1224,7 +1241,7 @@ class _VblankGrid:
         if ready_ns is None or ready_ns > present_ns:
             return max(round((present_ns - base) / period), last + 1)
         n = max(math.floor((ready_ns - base) / period) + 1, last + 1)
-        margin = self._uncertainty_ns
+        margin = self._uncertainty_ns + min(self.ready_slack_ns, period / 2)
         vblank = base + period * n
         best, distance = n, abs(present_ns - vblank)
         if vblank - ready_ns < margin and abs(present_ns - vblank - period) < distance:
@@ -2266,6 +2283,7 @@ class VsyncDetector:
             samples.clear()
         self._probed_cost = (0, None)
         self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
+        self._grid.ready_slack_ns = 0
 
     def _probes_pinned(self) -> tuple[float, float] | None:
         """The period of the vblanks the probes called late returned at, whatever their
@@ -2563,6 +2581,7 @@ class VsyncDetector:
         if not self._cost_samples[1]:
             # nothing ever skipped: no cost (the usual case, at no cost)
             self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
+            self._grid.ready_slack_ns = 0
             return
         period = self._grid.period_ns
         assert period is not None
@@ -2592,8 +2611,23 @@ class VsyncDetector:
         # vblank they run past, see above)
         cap = period * (1 + low // period)
         top = cap if high is None else min(high, cap)
-        self._placement_cost_ns = round((low + top) / 2) if low else 0
-        self.planning_cost_ns = max(low, self._cost_reach_ns())
+        placement = self._placement_cost_ns = round((low + top) / 2) if low else 0
+        # How far the image may have been ready from the call plus that cost: to either end of
+        # the band, or of the costs the exceptions to it show (a present called nearer its
+        # vblank than the band that flipped there, one called further that skipped it: a copy
+        # whose length varies, as software GL's does), within a factor of two of the band (a
+        # busy desktop's late wake-ups look like skips at any distance: one 9.7 ms before its
+        # vblank at 172 Hz had every present placed by its return alone)
+        shortest = min((s for s, _, _ in self._cost_samples[0] if low // 2 <= s < low), default=low)
+        longest = max((s for s, _, _ in self._cost_samples[1] if top <= s <= 2 * top), default=top)
+        reach = self._cost_reach_ns()
+        if low:
+            self._grid.ready_slack_ns = round(max(placement - shortest, longest - placement))
+        else:
+            # no threshold, but presents called up to the reach before a vblank skipped it
+            # now and then: their images may have flipped at either
+            self._grid.ready_slack_ns = reach
+        self.planning_cost_ns = max(low, reach)
 
     def _cost_reach_ns(self) -> int:
         """How far before its vblank a present has been seen to skip it, when skips came often

