@@ -305,8 +305,9 @@ class _VblankGrid:
         #: VsyncDetector.queue_offset).
         self.queue_offset = 0
         #: How far a present's image may have been ready on either side of the ``ready_ns``
-        #: it is placed with: half the band of present costs that explain the flips seen
-        #: (set by the detector: see ``VsyncDetector._settle_cost``).
+        #: it is placed with: to the ends of the band of present costs that explain the flips
+        #: seen, or of its exceptions, or the reach of the skips where there is no band (set
+        #: by the detector: see ``VsyncDetector._settle_cost``).
         self.ready_slack_ns = 0
         #: Half the spread of the fitted residuals: the bound of the wake-up noise.
         self.noise_ns = 0.0
@@ -2268,7 +2269,7 @@ class VsyncDetector:
         # called after the true one (with +-2 ms of noise and no copy at all, such probes
         # taught a cost, frames were placed a vblank off, and 22 of 500 displays with noise up
         # to half a period were judged off).
-        samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
+        samples = self._kept_cost_samples()
         low, high = _separating_band(samples)
         unsure = grid.noise_ns + grid.phase_uncertainty_ns()
         if low > unsure and all(skipped for s, skipped in samples if s < low):
@@ -2575,6 +2576,10 @@ class VsyncDetector:
         if self._since_cost >= 8 and settle:
             self._settle_cost()
 
+    def _kept_cost_samples(self) -> list[tuple[int, bool]]:
+        """The kept cost samples (see ``_learn_cost``), skips and not: ``(lead, skipped)``."""
+        return [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
+
     def _settle_cost(self) -> None:
         """Take the cost the samples ``_learn_cost`` kept show (see there), or none."""
         self._since_cost = 0
@@ -2585,7 +2590,7 @@ class VsyncDetector:
             return
         period = self._grid.period_ns
         assert period is not None
-        samples = [(s, k) for s, k, _ in (*self._cost_samples[0], *self._cost_samples[1])]
+        samples = self._kept_cost_samples()
         low, high = _separating_band(samples)
         # A cost makes (nearly) every present called closer to its vblank than the cost
         # skip it, one after another. Late wake-ups (a busy desktop) make a few presents
@@ -2619,10 +2624,11 @@ class VsyncDetector:
         # busy desktop's late wake-ups look like skips at any distance: unbounded, the slack
         # reached 7 ms at 172 Hz, more than a period, and every present was placed by its
         # return alone)
-        shortest = min((s for s, _, _ in self._cost_samples[0] if low // 2 <= s < low), default=low)
-        longest = max((s for s, _, _ in self._cost_samples[1] if top <= s <= 2 * top), default=top)
         reach = self._cost_reach_ns()
         if low:
+            shorter = (s for s, _, _ in self._cost_samples[0] if low // 2 <= s < low)
+            longer = (s for s, _, _ in self._cost_samples[1] if top <= s <= 2 * top)
+            shortest, longest = min(shorter, default=low), max(longer, default=top)
             self._grid.ready_slack_ns = round(max(placement - shortest, longest - placement))
         else:
             # no threshold, but presents called up to the reach before a vblank skipped it

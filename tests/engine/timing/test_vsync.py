@@ -119,6 +119,13 @@ def test_no_false_flip_in_100000_frames_with_noise_and_spikes() -> None:
 # -- jitter: wake-up noise, heavy tails, the OS's nominal rate (issue 11) ---------------------------
 
 
+def late_call_ns(i: int, interval: float) -> int:
+    """How long after the previous return the loop calls probe ``i`` when it calls it late: a
+    different part of ``interval`` each (the golden ratio's steps, as
+    ``engine.timing.game_loop`` does)."""
+    return round((i * OFFSET_STEP) % 1.0 * interval)
+
+
 def loop_presents(
     refresh_hz: float,
     frames: int,
@@ -147,7 +154,7 @@ def loop_presents(
     for i in range(frames):
         ready = now + (work_ns if i >= probes + called_late else 0)
         if probes <= i < probes + called_late:
-            ready += round((i * OFFSET_STEP) % 1.0 * (out[-1][0] - out[-2][0]))
+            ready += late_call_ns(i, out[-1][0] - out[-2][0])
         k = max(int((ready - offset) // period) + 1, last + 1)
         last = k
         vblank = round(offset + k * period)
@@ -657,7 +664,7 @@ def test_a_copy_whose_length_varies_places_each_image_at_the_vblank_it_flipped_a
         for i in range(PROBE_FRAMES + 300):
             call = now
             if BACK_TO_BACK_PROBES <= i < PROBE_FRAMES:
-                call += round((i * OFFSET_STEP) % 1.0 * period)
+                call += late_call_ns(i, period)
             elif i >= PROBE_FRAMES:  # 0.8-1.4 copies before a vblank at least 0.2 periods on
                 target = math.floor((now + 0.2 * period - offset) / period) + 1
                 vblank = offset + max(target, last + 1) * period
@@ -702,7 +709,7 @@ def swap_chain_probes(
     for i in range(count + called_late):
         if i >= count:
             interval = out[-1][0] - out[-2][0]
-            now += round((i * OFFSET_STEP) % 1.0 * interval)
+            now += late_call_ns(i, interval)
         call = now
         now += round(copy_ns * rng.uniform(0.75, 1.25))
         last = max(int((now - offset) // period) + 1, last + 1)
