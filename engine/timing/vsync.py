@@ -2492,8 +2492,10 @@ class VsyncDetector:
         # returns: a copy that ran past a vblank found room once more, see _chain_images)
         waits = returns[at_once - 1 : at_once + QUEUE_PROBES]
         steady = returns[-QUEUE_PROBES:] if copied else waits[1:]
-        # a late wake-up makes one interval long and the next short: both left out
-        intervals = sorted(b - a for a, b in pairwise(steady))[1:-1]
+        # a late wake-up makes one interval long and the next short: both left out (after
+        # copies, the next two short: the probe after the wake-up found room, and returned
+        # when its copy ended)
+        intervals = sorted(b - a for a, b in pairwise(steady))[1 + copied : -1]
         period = intervals[len(intervals) // 2]
         noise = max(period / 50, intervals[-1] - intervals[0])
         if not copied:  # (a copy's leaders are told by where they returned)
