@@ -12,8 +12,10 @@ to sleep before the frame reads input::
     wake = display_ns - (work + present cost + grid uncertainty) - margin
 
 * ``work`` is the planner's :class:`~engine.timing.present_plan.WorkEstimate` (a robust recent
-  maximum of input, ticks and render), the present cost is what the vsync detector has proven the
-  present call itself costs, and the grid uncertainty how far its vblank times may be off.
+  maximum of input, ticks and render), the present cost is the longest the vsync detector has
+  seen or bounded the present call itself to take
+  (:attr:`~engine.timing.vsync.VsyncDetector.longest_cost_ns`: a woken frame has no slack for a
+  longer copy), and the grid uncertainty how far its vblank times may be off.
 * ``margin`` covers what those do not: how late the loop's own sleeps wake up (measured on every
   delayed frame, kept as a robust recent maximum) plus an adaptive part. A frame that misses the
   vblank or deadline it was planned for doubles the adaptive part (and adds ``miss_step_ns``);

@@ -272,13 +272,14 @@ class GameLoop:
             # first votes say vsync off (61 Hz, a queue of 2: off for good)
             and len(planner.window) >= MIN_WINDOW_FRAMES
         ):
-            # the work up to the flip: ticks and render, the present's own cost, and on the
-            # vblank grid the detector's clean lead (called that long before its vblank, a
+            # the work up to the flip: ticks and render, the present's own cost (the longest
+            # it may take: a frame woken just in time has no slack for a longer copy), and on
+            # the vblank grid the detector's clean lead (called that long before its vblank, a
             # present waits whatever its wake-up noise, so the grid keeps seeing the early
             # returns it is fitted to, and the grid's uncertainty is covered twice)
             need = planner.work.value_ns + planner.settings.work_margin_ns
             if kind is VBLANK:
-                need += detector.planning_cost_ns + round(detector.clean_lead_ns)
+                need += detector.longest_cost_ns + round(detector.clean_lead_ns)
                 # in a swap chain that holds images, the present is called early enough to
                 # wait for the vblank that frees a place (those before its image's): one that
                 # found room would return at once, and teach the grid nothing

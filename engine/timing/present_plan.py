@@ -348,8 +348,11 @@ class PresentPlanner:
             # enough that the present's own work is done before the target. In a swap chain
             # the present finds room and its image flips at the first vblank after it, where
             # nothing but the probes placed the grid: half a period from both, the farthest
-            # the grid can drift before an image flips a vblank off its plan.
-            cost = detector.planning_cost_ns
+            # the grid can drift before an image flips a vblank off its plan. The present's
+            # own work is counted at the longest it may take, as a frame woken just in time
+            # counts it: a held present has no slack left either (201.5 Hz, a 3.9 +- 1 ms
+            # copy, frames of two periods: 23 images a period late, none undelayed).
+            cost = detector.longest_cost_ns
             after = round(period / 2) if detector.found_room else guard
             issue_ns = min(target - round(period) + after, target - cost - guard)
         vblanks = None

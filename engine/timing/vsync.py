@@ -2669,6 +2669,38 @@ class VsyncDetector:
         return max(s for s, _, _ in skips)
 
     @property
+    def longest_cost_ns(self) -> int:
+        """The longest the present call's own work may take, for a present that has no slack
+        left: a frame woken just in time (:mod:`engine.timing.frame_delay`), or held until just
+        before its vblank (:class:`~engine.timing.present_plan.PresentPlanner`).
+
+        Where presents take time (a planning cost), that is the bound ``_may_be_copy`` puts on
+        a copy, twice the quickest start-up probe (a copy jitters; the quickest probe took no
+        longer than its shortest), or the planning cost if more. Where they have shown no cost,
+        the furthest before its vblank a kept present skipped it, however rarely, within that
+        bound (beyond it, a busy desktop's late wake-up, which looks like a skip at any
+        distance: kept, it released held presents a period early in a swap chain, 231.9 Hz,
+        judged off at frame 2,125).
+
+        Plans count the skips' reach only while skips come often (see ``_cost_reach_ns``), and
+        a loop woken for that reach skips rarely: the reach was forgotten, the frames were woken
+        for the band's low end again and missed (64 Hz, a 4.2 +- 1 ms copy: 21 images a period
+        late in 1,581 frames, 2.6 ms of motion error; none now, for 1.2 ms more input latency on
+        average where presents copy: 9.8 -> 11.0 ms, against 13.4 undelayed).
+        """
+        cost = self.planning_cost_ns
+        quickest = self._quickest_probe_ns
+        if quickest is None:
+            return cost
+        bound = 2 * quickest
+        if cost:
+            return max(cost, bound)
+        # (a skip further than the bound is no copy: a busy desktop's late wake-up, which
+        # looks like a skip at any distance)
+        longest = max((lead for lead, _, _ in self._cost_samples[1]), default=0)
+        return min(longest, bound)
+
+    @property
     def queue_offset(self) -> int:
         """Images a swap chain holds before a present waits for a vblank to free a place, as
         the start-up probes showed it (0: none seen).

@@ -178,6 +178,55 @@ def test_frame_delay_never_costs_smoothness(config: SimConfig, delay: bool) -> N
 
 
 @pytest.mark.slow
+def test_frames_just_in_time_leave_room_for_the_longest_copy() -> None:
+    """A present that copies the picture first (software GL: +-25 % from one to the next),
+    with vsync, and frames woken just in time (or held for a later vblank): a frame woken
+    for a copy shorter than its own has no slack left and shows its image a period late.
+    Woken for the band's low end once the rare skips' reach was forgotten, they did so again
+    and again (64 Hz, a 4.2 ms copy: 21 images late in 1,581 frames, 2.6 ms of motion
+    error); now only a copy never seen yet can make one late (the first delayed frame, where
+    the start-up probes saw no skip: 60 Hz, a 0.5 ms copy), and the delayed run still reads
+    input sooner than the undelayed one. 16 displays drawn at 60-240 Hz with copies of
+    0.5-6 ms and 1-4 ms of render (hypothesis's own draws found none of the failures: its
+    first examples are the simplest); before, 9 of them showed images late that the
+    undelayed run did not. Left out as in the tests above: work that may end on either side
+    of a vblank by the draw of the copy."""
+    import random
+    from dataclasses import replace
+
+    rng = random.Random(24)
+    checked = 0
+    while checked < 16:
+        render_ms, present_ms = rng.uniform(1.0, 4.0), rng.uniform(0.5, 6.0)
+        config = SimConfig(
+            refresh_hz=rng.uniform(60.0, 240.0),
+            reported_hz=rng.choice([0.0, None]),
+            noise_ms=rng.uniform(0.0, 0.25),
+            present_ms=present_ms,
+            render_ms=render_ms,
+            phase="random",
+            updates=UPDATES,
+            seed=rng.randrange(10_000),
+        )
+        work = (render_ms + 0.75 * present_ms, render_ms + 1.25 * present_ms)
+        if may_end_on_either_side_of_a_vblank(work, config):
+            continue
+        checked += 1
+        off = simulate(config, traces=True)
+        auto = simulate(replace(config, frame_delay="auto"), traces=True)
+        check_verdict(config, auto)
+        period_ms = 1000.0 / config.refresh_hz
+
+        def images_a_period_off(r: SimResult, period_ms: float = period_ms) -> int:
+            # an image shown a period late steps a period too far, and the next too short
+            return sum(abs(error) > period_ms / 2 for _, error in r.motion_trace)
+
+        late, late_off = images_a_period_off(auto), images_a_period_off(off)
+        assert late <= late_off + 2, (config, late, late_off)
+        assert auto.latency_mean_ms <= off.latency_mean_ms + 0.05
+
+
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, derandomize=True)
 @given(
     refresh_hz=st.floats(90.0, 240.0),
