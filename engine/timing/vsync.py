@@ -2495,7 +2495,7 @@ class VsyncDetector:
         # a late wake-up makes one interval long and the next short: both left out (after
         # copies, the next two short: the probe after the wake-up found room, and returned
         # when its copy ended)
-        intervals = sorted(b - a for a, b in pairwise(steady))[1 + copied : -1]
+        intervals = sorted(b - a for a, b in pairwise(steady))[(2 if copied else 1) : -1]
         period = intervals[len(intervals) // 2]
         noise = max(period / 50, intervals[-1] - intervals[0])
         if not copied:  # (a copy's leaders are told by where they returned)
