@@ -89,6 +89,9 @@ TRIAL_PRESENTS = 2 * STEADY_PRESENTS
 #: Start-up probes that waited, after those that returned at once, needed to tell a swap
 #: chain that holds images (see :attr:`VsyncDetector.queue_offset`).
 QUEUE_PROBES = 8
+#: No present copies for more than this many times what the quickest start-up probe took in
+#: all (copies vary: +-25 % in the simulator): the bound on a copy (see ``_may_be_copy``).
+LONGEST_COPY_PROBES = 2
 #: Presents a grid is tested on to tell a wait for a vblank from the present's own work, and
 #: needed before a grid is started with a tolerance of more than a quarter period.
 PINNED_PRESENTS = 24
@@ -1548,7 +1551,7 @@ def _may_be_copy(block_ns: int, quickest_ns: int, period_ns: float) -> bool:
     what the quickest start-up probe took in all, late ones included (copies vary: +-25 %
     in the simulator), nor for a period: the probes that waited, which copy too, waited a
     period each."""
-    return block_ns <= 2 * quickest_ns and block_ns < period_ns
+    return block_ns <= LONGEST_COPY_PROBES * quickest_ns and block_ns < period_ns
 
 
 def _median_interval(times: list[int]) -> int:
@@ -2118,7 +2121,9 @@ class VsyncDetector:
         swap chain with a busy desktop, 66 of 400 drawn displays judged on were flipped (22
         fewer since), 42 of 500 with noise up to half a period (6 fewer)."""
         quickest = self._quickest_probe_ns
-        return block_ns is not None and (quickest is None or block_ns > 2 * quickest)
+        return block_ns is not None and (
+            quickest is None or block_ns > LONGEST_COPY_PROBES * quickest
+        )
 
     def _try_grid(self, present_ns: int, block_ns: int | None, started: bool, placed: bool) -> None:
         """Put the grid on trial while vsync is judged off, and judge it on fresh returns.
@@ -2283,6 +2288,10 @@ class VsyncDetector:
         for samples in self._cost_samples:
             samples.clear()
         self._probed_cost = (0, None)
+        self._no_cost()
+
+    def _no_cost(self) -> None:
+        """No present cost: for the plans, the placement and the grid's ready slack."""
         self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
         self._grid.ready_slack_ns = 0
 
@@ -2587,8 +2596,7 @@ class VsyncDetector:
         self._since_cost = 0
         if not self._cost_samples[1]:
             # nothing ever skipped: no cost (the usual case, at no cost)
-            self.present_cost_ns = self._placement_cost_ns = self.planning_cost_ns = 0
-            self._grid.ready_slack_ns = 0
+            self._no_cost()
             return
         period = self._grid.period_ns
         assert period is not None
@@ -2692,7 +2700,7 @@ class VsyncDetector:
         quickest = self._quickest_probe_ns
         if quickest is None:
             return cost
-        bound = 2 * quickest
+        bound = LONGEST_COPY_PROBES * quickest
         if cost:
             return max(cost, bound)
         # (a skip further than the bound is no copy: a busy desktop's late wake-up, which
