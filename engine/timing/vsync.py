@@ -1676,17 +1676,32 @@ def _keep(
         found[key] = cost
 
 
+def _waits_grid(waits: list[int], period: float) -> tuple[float, float]:
+    """Where the probes that ``waits`` (back to back, a vblank each) put the grid: its phase
+    (the median offset of each return from ``waits[0]`` and whole periods) and the reach of
+    their noise about it: three median deviations (uniform noise's whole reach is two, the
+    rest is room for the phase's own error), which a late wake-up among them cannot widen."""
+    offsets = sorted(t - waits[0] - i * period for i, t in enumerate(waits))
+    phase = offsets[(len(offsets) - 1) // 2]  # (the lower middle: lateness pulls upwards)
+    deviations = sorted(abs(offset - phase) for offset in offsets)
+    return phase, 3 * deviations[(len(deviations) - 1) // 2]
+
+
 def _waited_briefly(returns: list[int], at_once: int, period: float, noise: float) -> int:
     """How many of the first ``at_once`` probe returns (all of them under ``block_on_ns``) were
-    at once: the latest of them waited too when the wait after it ended a whole period later,
-    within ``noise``: for a vblank that came within ``block_on_ns`` of its call. (The first
-    probe, into an empty chain, is at once for sure.) Counted, every image was placed a vblank
-    late (360 Hz: one start in 12)."""
-    if (
-        at_once > 1
-        and len(returns) > at_once
-        and abs(returns[at_once] - returns[at_once - 1] - period) <= noise
-    ):
+    at once: the latest of them waited too when it returned on the grid the waits after it
+    fix, a period before the first, within ``noise``: for a vblank that came within
+    ``block_on_ns`` of its call, or one a wake-up came early for. A probe at once in a swap
+    chain returns wherever its call came, a part of a period before the first wait. (A
+    variable-refresh panel, too, shows its first image at once and makes the next wait a
+    whole period from it.) Counted, every image was placed a vblank late (360 Hz: one start
+    in 12). Measured against the grid the waits fix rather than the first wait alone, the
+    window holds one return's noise, not two."""
+    waits = returns[at_once : at_once + QUEUE_PROBES]
+    if not at_once or not waits:
+        return at_once
+    phase, _ = _waits_grid(waits, period)
+    if abs(returns[at_once - 1] + period - waits[0] - phase) <= noise:
         return at_once - 1
     return at_once
 
@@ -2506,15 +2521,18 @@ class VsyncDetector:
         # when its copy ended)
         intervals = sorted(b - a for a, b in pairwise(steady))[(2 if copied else 1) : -1]
         period = intervals[len(intervals) // 2]
-        noise = max(period / 50, intervals[-1] - intervals[0])
-        if not copied:  # (a copy's leaders are told by where they returned)
-            at_once = _waited_briefly(returns, at_once, period, noise)
-            waits = returns[at_once - 1 : at_once + QUEUE_PROBES]
-        first_wait = waits[1] - waits[0]
+        # without a copy, a probe at once found room unless it returned on the waits' grid
+        # (see queue_offset), however widely the wake-up noise scatters them
+        noise = max(period / 50, _waits_grid(returns[at_once : at_once + QUEUE_PROBES], period)[1])
         seen = max(
             (_waited_briefly(*drained, period, noise) for drained in self._probes_drained),
             default=0,
         )
+        if not copied:
+            self._grid.queue_offset = max(_waited_briefly(returns, at_once, period, noise), seen)
+            return
+        # (a copy's leaders are told by where they returned, and only steady waits tell them)
+        first_wait = waits[1] - waits[0]
         if intervals[-1] - intervals[0] <= period / 8 and (
             at_once > 1 or seen or abs(first_wait - period) > period / 50
         ):
@@ -2717,13 +2735,15 @@ class VsyncDetector:
         once, the next ones wait, each until a vblank flips an older image. A variable-refresh
         panel shows its first image at once too, and makes the next wait a whole period from
         it; in a swap chain the first wait ends at the vblank after the first call, a part of a
-        period after it. So a single present at once whose wait ended a whole period later (within a
-        fiftieth of the period the next waits show) is no queue (nor, in the one case in
-        fifty whose first call came just after a vblank, a queue told apart from one).
-        Nor is one among returns whose wake-up noise reaches an eighth of a period (the
-        ``QUEUE_PROBES`` waits after it spread wider): a probe called after a vblank whose
-        wake-up came early returns at once too (240 Hz with +-2 ms: 4 seeds in 10 took a
-        queue for seen, and placed every image a vblank late).
+        period after it. A probe called just before a vblank, or one whose wake-up came early
+        for it, returns at once without a queue too. So a present at once that returned on
+        the grid the ``QUEUE_PROBES`` waits after it fix, within the noise they show (a
+        fiftieth of a period at least), is not counted (see ``_waited_briefly``; nor, in the
+        few starts whose first call came that near a vblank, is a queue told apart from one).
+        However widely the noise scatters the waits, one off that grid found room. (Where
+        the waits had to be steady to an eighth of a period, no chain was read at +-10 % of
+        a period of noise in more than half the starts, at +-20 % in 93 in 100: every image
+        was placed a vblank early, and frames just in time, which find room, voted "off".)
 
         A present that copies the picture before it waits takes time even when it finds
         room: then the chain is the one that explains where the probes returned with the
