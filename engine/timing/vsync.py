@@ -1831,10 +1831,12 @@ class VsyncDetector:
         "_probes_at_once",
         "_probes_drained",
         "_quickest_probe_ns",
+        "_room_since_wait",
         "_since_cost",
         "_trial",
         "_trusted",
         "_votes",
+        "_woke_late",
         "doubted",
         "found_room",
         "frames",
@@ -1903,6 +1905,11 @@ class VsyncDetector:
         #: Whether the latest present returned at once in a swap chain the probes showed: it
         #: found room, and waited for nothing (see :attr:`queue_offset`).
         self.found_room = False
+        # whether the latest present (not a probe) waited and returned off the grid
+        self._woke_late = False
+        # presents that found room since the latest wait in a chain the probes did not show,
+        # or None where none was seen so (see _chain_unseen)
+        self._room_since_wait: int | None = None
         self.frames = 0
         self.nominal_hz = nominal_hz
 
@@ -2039,8 +2046,8 @@ class VsyncDetector:
                 # room, and placed where it returned). Where presents that find room return at
                 # once, one that took time waited.
                 blocked = False
-        self.found_room = blocked is False and self._grid.queue_offset > 0
         grid = self._grid
+        self.found_room = blocked is False and grid.queue_offset > 0
         if probe and call_ns is not None and block_ns is not None:
             previous, self._last_probe_ns = self._last_probe_ns, present_ns
             delay = 0 if previous is None else call_ns - previous
@@ -2118,9 +2125,80 @@ class VsyncDetector:
                 # copy-only, abstained: never decided, at 88 Hz with +-1 ms of noise.)
                 on = self._on_votes
                 self.verdict = 2 * on >= len(self._votes)
+        if not probe and not paced and block_ns is not None and blocked is not None:
+            # (after its vote: it votes as a present with no chain known would)
+            self._learn_unseen_chain(blocked, block_ns, ready_ns, on_grid)
         if smooth_ns is None:
             vblanks = None
         return PresentEstimate(present_ns, smooth_ns, vblanks)
+
+    def _learn_unseen_chain(
+        self, blocked: bool, block_ns: int, ready_ns: int | None, on_grid: bool
+    ) -> None:
+        """Learn a swap chain the start-up probes did not show from a present that found
+        room right after one that woke late from a wait (see :meth:`_chain_unseen`): it
+        returned at once (within ``block_on_ns`` of its call: no copy either, which takes
+        time even with room, and whose length a cost learnt from the flips only bounds). As
+        with the probes (see :attr:`queue_offset`), the late wake-up is what drains the
+        chain: vblanks flipped the images waiting meanwhile. (After any wait, vsync switched
+        off mid-run was taken for a chain at its first present at once, and the switch's
+        hitch grew from 16.4 to 23.1 ms.) Forget it when
+        presents stop waiting: in a chain, a loop that runs ahead of the display waits again,
+        and frames just in time are called early enough to wait for the vblank that frees a
+        place (:attr:`queue_lead_ns`), but with vsync switched off and the loop paced at the
+        display's rate every present would find room, and abstain, for good. So after
+        ``QUEUE_PROBES`` presents that found room and none that waited, the chain is
+        forgotten, and such presents vote "off" again; meanwhile each leaves the verdict in
+        doubt (see :attr:`doubted`)."""
+        grid = self._grid
+        since = self._room_since_wait
+        if blocked:
+            if since is not None:
+                self._room_since_wait = 0
+        elif (
+            self._woke_late
+            and block_ns < self.settings.block_on_ns
+            and self._chain_unseen(ready_ns)
+        ):
+            grid.queue_offset = 1
+            self._room_since_wait = 0
+        elif since is not None:
+            # found room: as vsync switched off would have it, the verdict is in doubt
+            self.doubted = True
+            self._room_since_wait = since + 1
+            if since + 1 > QUEUE_PROBES:
+                grid.queue_offset = 0
+                self._room_since_wait = None
+        self._woke_late = blocked and not on_grid
+
+    def _chain_unseen(self, ready_ns: int | None) -> bool:
+        """Whether a present that returned at once right after one that woke late, called when
+        its image was ready at ``ready_ns``, found room in a swap chain the probes did not
+        show. Believed to wait for vblanks with no chain known, it did when its image was
+        ready so long before the next vblank that even the earliest wake-up for it came
+        later (the grid's clean lead), by the noise bound once more (the grid's phase may be
+        off by as much as a noise the returns understate: at 172 Hz with +-1.4 ms, a present
+        ready 8 us beyond the clean lead was one woken early, and the chain taken for seen
+        placed every image a vblank late), on a grid whose noise is under an eighth of its
+        period (at 153 Hz with +-2 ms, one ready far beyond both was woken early all the
+        same): with one image at most on its way, a present waits for the vblank after its
+        call. A late wake-up drains a chain whose
+        waits the probes' noise hid (their first wait ended near a whole period after the
+        first call), and frames just in time, called just before their vblank, find room
+        there every time: each voted "off" (142.65 Hz, a chain of 2, a busy desktop: judged
+        off and on again eleven times, 1.7 ms of vblank error). Vsync switched off just then
+        shows the same: see :meth:`_learn_unseen_chain`."""
+        grid = self._grid
+        period = grid.period_ns
+        return (
+            self.verdict is not False
+            and not grid.queue_offset
+            and period is not None
+            and 8 * grid.noise_ns < period
+            and ready_ns is not None
+            and grid.time_of(grid.index_after(ready_ns)) - ready_ns
+            >= grid.clean_lead_ns + grid.noise_ns
+        )
 
     def _surely_waited(self, block_ns: int | None) -> bool:
         """Whether a present that blocked (see ``observe``) can only have waited for a vblank:
