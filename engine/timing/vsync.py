@@ -2142,14 +2142,15 @@ class VsyncDetector:
         with the probes (see :attr:`queue_offset`), the late wake-up is what drains the
         chain: vblanks flipped the images waiting meanwhile. (After any wait, vsync switched
         off mid-run was taken for a chain at its first present at once, and the switch's
-        hitch grew from 16.4 to 23.1 ms.) Forget it when
-        presents stop waiting: in a chain, a loop that runs ahead of the display waits again,
-        and frames just in time are called early enough to wait for the vblank that frees a
-        place (:attr:`queue_lead_ns`), but with vsync switched off and the loop paced at the
-        display's rate every present would find room, and abstain, for good. So after
-        ``QUEUE_PROBES`` presents that found room and none that waited, the chain is
-        forgotten, and such presents vote "off" again; meanwhile each leaves the verdict in
-        doubt (see :attr:`doubted`)."""
+        hitch grew from 16.4 to 23.1 ms.)
+
+        Forgotten when presents stop waiting: in a chain, a loop that runs ahead of the
+        display waits again, and frames just in time are called early enough to wait for the
+        vblank that frees a place (:attr:`queue_lead_ns`), but with vsync switched off just
+        after a late wake-up and the loop paced at the display's rate, every present would
+        find room, and abstain, for good. So after ``QUEUE_PROBES`` presents that found room
+        and none that waited, the chain is forgotten, and such presents vote "off" again;
+        meanwhile each leaves the verdict in doubt (see :attr:`doubted`)."""
         grid = self._grid
         since = self._room_since_wait
         if blocked:
@@ -2172,22 +2173,24 @@ class VsyncDetector:
         self._woke_late = blocked and not on_grid
 
     def _chain_unseen(self, ready_ns: int | None) -> bool:
-        """Whether a present that returned at once right after one that woke late, called when
-        its image was ready at ``ready_ns``, found room in a swap chain the probes did not
-        show. Believed to wait for vblanks with no chain known, it did when its image was
-        ready so long before the next vblank that even the earliest wake-up for it came
-        later (the grid's clean lead), by the noise bound once more (the grid's phase may be
-        off by as much as a noise the returns understate: at 172 Hz with +-1.4 ms, a present
-        ready 8 us beyond the clean lead was one woken early, and the chain taken for seen
-        placed every image a vblank late), on a grid whose noise is under an eighth of its
-        period (at 153 Hz with +-2 ms, one ready far beyond both was woken early all the
-        same): with one image at most on its way, a present waits for the vblank after its
-        call. A late wake-up drains a chain whose
-        waits the probes' noise hid (their first wait ended near a whole period after the
-        first call), and frames just in time, called just before their vblank, find room
-        there every time: each voted "off" (142.65 Hz, a chain of 2, a busy desktop: judged
-        off and on again eleven times, 1.7 ms of vblank error). Vsync switched off just then
-        shows the same: see :meth:`_learn_unseen_chain`."""
+        """Whether a present that returned at once right after one that woke late, its image
+        ready at ``ready_ns``, found room in a swap chain the probes did not show.
+
+        Believed to wait for vblanks with no chain known, it did when its image was ready so
+        long before the next vblank that even the earliest wake-up for it came later (the
+        grid's clean lead), by the noise bound once more, on a grid whose noise is under an
+        eighth of its period: with one image at most on its way, a present waits for the
+        vblank after its call. (The grid's phase may be off by as much as a noise the returns
+        understate: at 172 Hz with +-1.4 ms, a present ready 8 us beyond the clean lead was
+        one woken early, and the chain taken for seen placed every image a vblank late; at
+        153 Hz with +-2 ms, one ready far beyond both was woken early all the same.)
+
+        A late wake-up drains a chain whose waits the probes' noise hid (their first wait
+        ended near a whole period after the first call), and frames just in time, called
+        just before their vblank, then find room there every time: each voted "off" (142.65
+        Hz, a chain of 2, a busy desktop: judged off and on again eleven times, 1.7 ms of
+        vblank error). Vsync switched off just then shows the same: see
+        :meth:`_learn_unseen_chain`."""
         grid = self._grid
         period = grid.period_ns
         return (
