@@ -1836,7 +1836,7 @@ class VsyncDetector:
         "_trial",
         "_trusted",
         "_votes",
-        "_woke_late",
+        "_waited_at",
         "doubted",
         "found_room",
         "frames",
@@ -1905,8 +1905,8 @@ class VsyncDetector:
         #: Whether the latest present returned at once in a swap chain the probes showed: it
         #: found room, and waited for nothing (see :attr:`queue_offset`).
         self.found_room = False
-        # whether the latest present (not a probe) waited and returned off the grid
-        self._woke_late = False
+        # the grid vblank the latest present (not a probe) waited for, if it waited
+        self._waited_at: int | None = None
         # presents that found room since the latest wait in a chain the probes did not show,
         # or None where none was seen so (see _chain_unseen)
         self._room_since_wait: int | None = None
@@ -2127,22 +2127,21 @@ class VsyncDetector:
                 self.verdict = 2 * on >= len(self._votes)
         if not probe and not paced and block_ns is not None and blocked is not None:
             # (after its vote: it votes as a present with no chain known would)
-            self._learn_unseen_chain(blocked, block_ns, ready_ns, on_grid)
+            self._learn_unseen_chain(blocked, block_ns, ready_ns)
         if smooth_ns is None:
             vblanks = None
         return PresentEstimate(present_ns, smooth_ns, vblanks)
 
-    def _learn_unseen_chain(
-        self, blocked: bool, block_ns: int, ready_ns: int | None, on_grid: bool
-    ) -> None:
+    def _learn_unseen_chain(self, blocked: bool, block_ns: int, ready_ns: int | None) -> None:
         """Learn a swap chain the start-up probes did not show from a present that found
-        room right after one that woke late from a wait (see :meth:`_chain_unseen`): it
-        returned at once (within ``block_on_ns`` of its call: no copy either, which takes
-        time even with room, and whose length a cost learnt from the flips only bounds). As
-        with the probes (see :attr:`queue_offset`), the late wake-up is what drains the
-        chain: vblanks flipped the images waiting meanwhile. (After any wait, vsync switched
-        off mid-run was taken for a chain at its first present at once, and the switch's
-        hitch grew from 16.4 to 23.1 ms.)
+        room after one that waited, called after the vblank that followed that wait (see
+        :meth:`_chain_unseen`): it returned at once (within ``block_on_ns`` of its call: no
+        copy either, which takes time even with room, and whose length a cost learnt from
+        the flips only bounds). As with the probes (see :attr:`queue_offset`), a vblank that
+        flipped an image with none to replace it is what drains the chain: the waiting
+        present woke late, or the next was called late. (After any wait, vsync switched off
+        mid-run was taken for a chain at its first present at once, and the switch's hitch
+        grew from 16.4 to 23.1 ms.)
 
         Forgotten when presents stop waiting: in a chain, a loop that runs ahead of the
         display waits again, and frames just in time are called early enough to wait for the
@@ -2156,11 +2155,7 @@ class VsyncDetector:
         if blocked:
             if since is not None:
                 self._room_since_wait = 0
-        elif (
-            self._woke_late
-            and block_ns < self.settings.block_on_ns
-            and self._chain_unseen(ready_ns)
-        ):
+        elif block_ns < self.settings.block_on_ns and self._chain_unseen(ready_ns):
             grid.queue_offset = 1
             self._room_since_wait = 0
         elif since is not None:
@@ -2170,18 +2165,20 @@ class VsyncDetector:
             if since + 1 > QUEUE_PROBES:
                 grid.queue_offset = 0
                 self._room_since_wait = None
-        self._woke_late = blocked and not on_grid
+        self._waited_at = grid.last_index if blocked and grid.period_ns is not None else None
 
     def _chain_unseen(self, ready_ns: int | None) -> bool:
-        """Whether a present that returned at once right after one that woke late, its image
-        ready at ``ready_ns``, found room in a swap chain the probes did not show.
+        """Whether a present that returned at once, its image ready at ``ready_ns``, found
+        room in a swap chain the probes did not show: one that the previous present's wait
+        left full, drained since (its image ready after the vblank that followed that wait).
 
         Believed to wait for vblanks with no chain known, it did when its image was ready so
         long before the next vblank that even the earliest wake-up for it came later (the
         grid's clean lead), by the noise bound once more, on a grid whose noise is under an
         eighth of its period: with one image at most on its way, a present waits for the
-        vblank after its call. (The grid's phase may be off by as much as a noise the returns
-        understate: at 172 Hz with +-1.4 ms, a present ready 8 us beyond the clean lead was
+        vblank after its call, unless called so soon after the vblank before it (by as much
+        again) that it may have caught that one. (The grid's phase may be off by as much as a
+        noise the returns understate: at 172 Hz with +-1.4 ms, a present ready 8 us beyond the clean lead was
         one woken early, and the chain taken for seen placed every image a vblank late; at
         153 Hz with +-2 ms, one ready far beyond both was woken early all the same.)
 
@@ -2193,14 +2190,24 @@ class VsyncDetector:
         :meth:`_learn_unseen_chain`."""
         grid = self._grid
         period = grid.period_ns
+        waited_at = self._waited_at
+        if (
+            self.verdict is False
+            or grid.queue_offset
+            or period is None
+            or 8 * grid.noise_ns >= period
+            or ready_ns is None
+            or waited_at is None
+        ):
+            return False
+        after = grid.index_after(ready_ns)
+        bound = grid.clean_lead_ns + grid.noise_ns
         return (
-            self.verdict is not False
-            and not grid.queue_offset
-            and period is not None
-            and 8 * grid.noise_ns < period
-            and ready_ns is not None
-            and grid.time_of(grid.index_after(ready_ns)) - ready_ns
-            >= grid.clean_lead_ns + grid.noise_ns
+            after > waited_at + 1
+            and grid.time_of(after) - ready_ns >= bound
+            # nor so soon after the vblank before that it may have caught it (a virtual display
+            # flips a present called on the very nanosecond of its vblank there, at once)
+            and ready_ns - grid.time_of(after - 1) >= bound
         )
 
     def _surely_waited(self, block_ns: int | None) -> bool:
