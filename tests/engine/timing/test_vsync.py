@@ -1157,13 +1157,16 @@ def test_a_loop_running_at_its_own_rate_once_judged_off_is_never_judged_on(
         assert not (judged_off and detector.verdict), detector.frames
 
 
-def just_in_time_in_a_hidden_chain(seed: int, refresh_hz: float, noise_ns: int) -> VsyncDetector:
+def just_in_time_in_a_hidden_chain(
+    seed: int, refresh_hz: float, noise_ns: int, *, called_late: bool = False
+) -> VsyncDetector:
     """A display with a swap chain of 2 (no copy) whose probes read none: 60 frames that keep
     it full wait a vblank each (the loop runs ahead, as an undelayed one does), then 120
     frames just in time, each called a third of a period before the vblank the detector
     plans it for (and, once it knows a chain, that many periods earlier: see ``FrameDelay``
     and ``queue_lead_ns``), which wait for the vblank that frees a place, until one of them
-    wakes 1.2-2.5 periods late and drains the chain."""
+    wakes 1.2-2.5 periods late and drains the chain (with ``called_late``, one is called that
+    late instead: the loop itself woke late)."""
     period = NS_PER_S / refresh_hz
     # the probes return as without a chain (its first call came just after a vblank)
     probes = swap_chain_probes(refresh_hz, 1, 0, seed=seed, noise_ns=noise_ns)
@@ -1179,6 +1182,8 @@ def just_in_time_in_a_hidden_chain(seed: int, refresh_hz: float, noise_ns: int) 
             vblank = detector.vblank_after(now + NS_PER_MS)
             if vblank is not None:
                 now = max(now, round(vblank - period / 3 - detector.queue_lead_ns))
+        if called_late and frame == late_at:
+            now += round(rng.uniform(1.2, 2.5) * period)
         call = now
         last = max(int((now - offset) // period) + 1, last + 1)
         waiting = [v for v in waiting if v > now] + [round(offset + last * period)]
@@ -1186,28 +1191,37 @@ def just_in_time_in_a_hidden_chain(seed: int, refresh_hz: float, noise_ns: int) 
             now += 20_000
         else:
             now = max(now, waiting[0] + round(rng.uniform(-noise_ns, noise_ns)))
-            if frame == late_at:
+            if frame == late_at and not called_late:
                 now += round(rng.uniform(1.2, 2.5) * period)
         detector.observe(now, now - call)
         now += NS_PER_MS  # the next frame's work, undelayed
     return detector
 
 
-def test_frames_just_in_time_that_find_room_after_a_drain_show_a_chain_the_probes_missed() -> None:
+@pytest.mark.parametrize("called_late", [False, True])
+def test_frames_just_in_time_that_find_room_after_a_drain_show_a_chain_the_probes_missed(
+    called_late: bool,
+) -> None:
     """40 displays at 60-240 Hz with up to +-10 % of a period of wake-up noise. Where the
     probes read no chain (their first call came just after a vblank), a wake-up that drains
     it leaves room for every frame just in time: each returned at once well before the
     vblank it was planned for, which a present with one image at most on its way never
     does, and voted "off" (142.65 Hz, a busy desktop: judged off and on again eleven
-    times). The first such present after one that waited shows the chain: the verdict stays
-    "on" in every start (turned off in 13 of 40 before) and the chain is known at the end
-    in at least 36 (39; in the others the wake-up did not leave room)."""
-    known = 0
+    times). The first such present ready after the vblank that followed a wait shows the
+    chain, whether the wait woke late or the frame was called late. A wake-up late: the
+    verdict stays "on" in every start (in 26 of 40 before) and the chain is known at the end
+    in at least 36 (38; in the others the drain did not leave room). A frame called late: on
+    in at least 37 (38; 35 before, 36 when only a wait that woke late showed the chain), the
+    chain known in at least 20 (26; 1)."""
+    on = known = 0
     for seed in range(40):
         rng = random.Random(seed)
         refresh_hz = rng.uniform(60.0, 240.0)
         noise_ns = round(rng.uniform(0.0, 0.1) * NS_PER_S / refresh_hz)
-        detector = just_in_time_in_a_hidden_chain(seed, refresh_hz, noise_ns)
-        assert detector.verdict is True, (seed, refresh_hz)
+        detector = just_in_time_in_a_hidden_chain(
+            seed, refresh_hz, noise_ns, called_late=called_late
+        )
+        on += detector.verdict is True
         known += detector.queue_offset == 1
-    assert known >= 36, known
+    least_on, least_known = (37, 20) if called_late else (40, 36)
+    assert on >= least_on and known >= least_known, (on, known)
