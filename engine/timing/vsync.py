@@ -2178,9 +2178,10 @@ class VsyncDetector:
         eighth of its period: with one image at most on its way, a present waits for the
         vblank after its call, unless called so soon after the vblank before it (by as much
         again) that it may have caught that one. (The grid's phase may be off by as much as a
-        noise the returns understate: at 172 Hz with +-1.4 ms, a present ready 8 us beyond the clean lead was
-        one woken early, and the chain taken for seen placed every image a vblank late; at
-        153 Hz with +-2 ms, one ready far beyond both was woken early all the same.)
+        noise the returns understate: at 172 Hz with +-1.4 ms, a present ready 8 us beyond
+        the clean lead was one woken early, and the chain taken for seen placed every image a
+        vblank late; at 153 Hz with +-2 ms, one ready far beyond both was woken early all the
+        same.)
 
         A late wake-up drains a chain whose waits the probes' noise hid (their first wait
         ended near a whole period after the first call), and frames just in time, called
@@ -2611,7 +2612,7 @@ class VsyncDetector:
         period = intervals[len(intervals) // 2]
         # without a copy, a probe at once found room unless it returned on the waits' grid
         # (see queue_offset), however widely the wake-up noise scatters them
-        noise = max(period / 50, _waits_grid(returns[at_once : at_once + QUEUE_PROBES], period)[1])
+        noise = max(period / 50, _waits_grid(steady, period)[1])
         seen = max(
             (_waited_briefly(*drained, period, noise) for drained in self._probes_drained),
             default=0,

@@ -683,6 +683,36 @@ def test_a_copy_whose_length_varies_places_each_image_at_the_vblank_it_flipped_a
     assert misplaced <= 0.02 * frames, (misplaced, frames)
 
 
+class SwapChain:
+    """A swap chain of ``depth`` images with vsync, as the simulator models it
+    (``engine.tools.monitor_sim.display``): vblanks at ``offset_ns`` plus whole periods, each
+    image flipping at the first after it was ready and after the image before it."""
+
+    def __init__(
+        self, refresh_hz: float, depth: int, offset_ns: float, rng: random.Random, noise_ns: int
+    ) -> None:
+        self.period_ns = NS_PER_S / refresh_hz
+        self.depth = depth
+        self.offset_ns = offset_ns
+        self.rng = rng
+        self.noise_ns = noise_ns
+        self.waiting: list[int] = []  # the vblanks of the images not yet flipped
+        self.last = -1  # the latest image's vblank
+
+    def wait(self, ready_ns: int) -> int | None:
+        """Queue an image ready at ``ready_ns``: ``None`` while a place is free (the present
+        returns at once), else when the vblank that frees one woke the present (+-
+        ``noise_ns``)."""
+        period, offset = self.period_ns, self.offset_ns
+        self.last = max(int((ready_ns - offset) // period) + 1, self.last + 1)
+        waiting = [v for v in self.waiting if v > ready_ns] + [round(offset + self.last * period)]
+        self.waiting = waiting
+        if len(waiting) < self.depth:
+            return None
+        frees = waiting[len(waiting) - self.depth]
+        return max(ready_ns, frees + round(self.rng.uniform(-self.noise_ns, self.noise_ns)))
+
+
 def swap_chain_probes(
     refresh_hz: float,
     depth: int,
@@ -702,11 +732,8 @@ def swap_chain_probes(
     (``engine.timing.game_loop``).
     ``(present_ns, block_ns)`` per probe."""
     rng = random.Random(seed)
-    period = NS_PER_S / refresh_hz
-    offset = rng.uniform(0, period)
+    chain = SwapChain(refresh_hz, depth, rng.uniform(0, NS_PER_S / refresh_hz), rng, noise_ns)
     now = round(rng.uniform(1, 100) * NS_PER_S)
-    waiting: list[int] = []
-    last = -1
     out: list[tuple[int, int]] = []
     for i in range(count + called_late):
         if i >= count:
@@ -714,13 +741,11 @@ def swap_chain_probes(
             now += late_call_ns(i, interval)
         call = now
         now += round(copy_ns * rng.uniform(0.75, 1.25))
-        last = max(int((now - offset) // period) + 1, last + 1)
-        waiting = [v for v in waiting if v > now] + [round(offset + last * period)]
-        if len(waiting) < depth:
+        waited = chain.wait(now)
+        if waited is None:
             now += 1_000
         else:
-            now = max(now, waiting[len(waiting) - depth] + round(rng.uniform(-noise_ns, noise_ns)))
-            now += sum(ns for probe, ns in late if probe == i)
+            now = waited + sum(ns for probe, ns in late if probe == i)
         out.append((now, now - call))
     return out
 
@@ -1172,10 +1197,9 @@ def just_in_time_in_a_hidden_chain(
     probes = swap_chain_probes(refresh_hz, 1, 0, seed=seed, noise_ns=noise_ns)
     detector = probed(VsyncDetector(), probes)
     rng = random.Random(seed)
-    offset = rng.uniform(0, period)  # swap_chain_probes' vblank phase
+    chain = SwapChain(refresh_hz, 2, rng.uniform(0, period), rng, noise_ns)  # the probes' phase
     now = probes[-1][0]
-    waiting: list[int] = []
-    last = int((now - offset) // period)
+    chain.last = int((now - chain.offset_ns) // period)
     late_at = rng.randint(80, 120)
     for frame in range(180):
         if frame >= 60:  # just in time: called a third of a period before its vblank
@@ -1185,12 +1209,11 @@ def just_in_time_in_a_hidden_chain(
         if called_late and frame == late_at:
             now += round(rng.uniform(1.2, 2.5) * period)
         call = now
-        last = max(int((now - offset) // period) + 1, last + 1)
-        waiting = [v for v in waiting if v > now] + [round(offset + last * period)]
-        if len(waiting) < 2:
+        waited = chain.wait(now)
+        if waited is None:
             now += 20_000
         else:
-            now = max(now, waiting[0] + round(rng.uniform(-noise_ns, noise_ns)))
+            now = waited
             if frame == late_at and not called_late:
                 now += round(rng.uniform(1.2, 2.5) * period)
         detector.observe(now, now - call)
