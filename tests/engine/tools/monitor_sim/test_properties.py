@@ -12,6 +12,8 @@ hold yet", for the regions that still miss and by how much).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -327,3 +329,34 @@ def test_queued_frames_are_judged_and_placed_where_their_images_show(
     r = simulate(config)
     check_verdict(config, r)
     assert r.motion_error_rms_ms <= 0.05
+
+
+@pytest.mark.slow
+def test_waits_hidden_by_noise_of_a_third_of_a_period_do_not_vote_off() -> None:
+    """No reported rate, and wake-up noise of a quarter to two fifths of a period (2 ms at
+    most): the grid takes dozens of presents to find, and every present that waited (longer
+    than any copy the start-up probes allow) voted "off" where none was found yet: judged off
+    at frame 15 and paced at 60 Hz for good. Such presents now abstain until a grid is found.
+    Of 40 drawn displays (60-240 Hz, a 1-3 ms render, frames just in time or not, uniform or a
+    busy desktop's noise), 25 were judged right before, 38 since (with other seeds of the draw:
+    22-25 before, 33-35 since).
+    Counted over a draw, not asserted on each: the rest are the detector's known limit at that
+    noise (monitor_sim README, "Where the goals do not hold yet")."""
+    rng = random.Random(24)
+    right = 0
+    for _ in range(40):
+        refresh_hz = rng.uniform(60.0, 240.0)
+        config = SimConfig(
+            refresh_hz=refresh_hz,
+            reported_hz=0.0,
+            noise_ms=min(2.0, rng.uniform(0.25, 0.4) * 1000.0 / refresh_hz),
+            noise_model=rng.choice(["uniform", "heavy"]),
+            render_ms=rng.uniform(1.0, 3.0),
+            frame_delay=rng.choice(["auto", "off"]),
+            phase="random",
+            updates=400,
+            seed=rng.randrange(10_000),
+        )
+        r = simulate(config)
+        right += verdict_is_right(config, r.verdict_changes, r.frames)
+    assert right >= 30
