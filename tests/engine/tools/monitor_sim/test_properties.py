@@ -13,6 +13,7 @@ hold yet", for the regions that still miss and by how much).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, given, settings
@@ -29,12 +30,13 @@ def displays(
     draw: st.DrawFn,
     *,
     max_hz: float,
+    min_hz: float = 30.0,
     max_noise_ms: float,
     present: bool,
     reports: tuple[str, ...] = ("none", "true", "near"),
     max_queue: int = 3,
 ) -> SimConfig:
-    refresh_hz = draw(st.floats(30.0, max_hz, allow_nan=False))
+    refresh_hz = draw(st.floats(min_hz, max_hz, allow_nan=False))
     report = draw(st.sampled_from(reports))
     reported_hz: float | None = {"none": 0.0, "true": None}.get(report)
     if report == "near":
@@ -79,6 +81,33 @@ def test_any_display_up_to_240_hz_is_judged_measured_and_smooth(config: SimConfi
     are held to a cadence, but a slip of the drifting grid costs more than 0.05 ms of motion
     (``test_jitter``: judged on and held to two vblanks)."""
     assume(config.queue_depth == 1 or 5.0 * config.refresh_hz / 1000.0 < 0.9)
+    r = simulate(config)
+    check_verdict(config, r)
+    if config.vsync:
+        assert r.motion_error_rms_ms <= 0.05
+
+
+@pytest.mark.slow
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(
+    config=displays(min_hz=240.0, max_hz=360.0, max_noise_ms=0.25, present=False),
+    render_periods=st.floats(0.2, 0.7),
+    delay=st.booleans(),
+)
+def test_any_display_of_240_to_360_hz_whose_loop_keeps_up_is_judged_measured_and_smooth(
+    config: SimConfig, render_periods: float, delay: bool
+) -> None:
+    """Above 240 Hz, with a render that fits the refresh period (a fifth to seven tenths of
+    it), frames just in time or not: the goals hold as below 240 Hz (60 fresh draws of this
+    family: none outside them). Known limit (README, "Where the goals do not hold yet"), left
+    out: a loop as slow as the display or slower in a swap chain finds room with every frame,
+    no present shows a vblank after the start-up probes, and the refresh estimate stays where
+    they left it (0.01-0.65 Hz off, motion 0.16-0.21 ms)."""
+    config = replace(
+        config,
+        render_ms=render_periods * 1000.0 / config.refresh_hz,
+        frame_delay="auto" if delay else "off",
+    )
     r = simulate(config)
     check_verdict(config, r)
     if config.vsync:
