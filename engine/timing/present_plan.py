@@ -24,17 +24,19 @@ decides, before the frame's updates run, *when the frame will be shown*:
   display's rate (:meth:`~engine.timing.limiter.FrameLimiter.plan`). If the frame cannot make it
   (``OVERRUN``), it is presented as soon as it is ready: as many frames as rendering allows.
 * **checks** (``CHECK``): while the limiter paces, every ``check_interval_ns`` one paced frame is
-  presented a little before its deadline (up to ``max_check_shift_ns``, within the slack), or as
-  much after it when the work leaves no slack. If vsync is really on, that present still waits
-  for a vblank (it blocks, and returns on the vblank grid); if it is off, it shows a little early
-  or late, as planned. An early check that would split its ticks and the next frame's less
-  evenly than their deadlines do (0 and 2 where every frame runs one: ``ticks_at``, the pacer's
-  view) goes late instead. Without checks a wrong "vsync off" verdict would seal itself: the
-  limiter may issue every present just before a vblank, where even vsync waits only microseconds.
-  While the latest vote disagrees with the verdict (:attr:`VsyncDetector.doubted`), every paced
-  frame is a check: fresh evidence then outweighs the last 0.75 s of old votes sooner, and vsync
-  switched on is noticed within 0.82 s instead of up to 1.17 s at ±2 ms of wake-up noise (60 Hz,
-  seeds 1-130: ``--sweep-seeds``).
+  presented a little before its deadline (``min_check_shift_ns`` past the paced presents' own
+  jitter, within ``max_check_shift_ns`` and the slack), or as much after it when the work leaves
+  no slack: no further, since in a compositor the image appears at the next vblank whatever the
+  present did, and a check is shown that shift away from the moment it was rendered for. If vsync
+  is really on, that present still waits for a vblank (it blocks, and returns on the vblank grid);
+  if it is off, it shows a little early or late, as planned. An early check that would split its
+  ticks and the next frame's less evenly than their deadlines do (0 and 2 where every frame runs
+  one: ``ticks_at``, the pacer's view) goes late instead. Without checks a wrong "vsync off"
+  verdict would seal itself: the limiter may issue every present just before a vblank, where even
+  vsync waits only microseconds. While the latest vote disagrees with the verdict
+  (:attr:`VsyncDetector.doubted`), every paced frame is a check: fresh evidence then outweighs the
+  last 0.75 s of old votes sooner, and vsync switched on is noticed within 0.82 s instead of up to
+  1.17 s at ±2 ms of wake-up noise (60 Hz, seeds 1-130: ``--sweep-seeds``).
 * otherwise (no vblank grid yet, or no planner) ``FREE``: present at once. While the verdict is
   still undecided but the start-up probes found a vblank grid, frames are already planned on it.
 
@@ -110,8 +112,10 @@ class PlanSettings:
             (:attr:`~engine.timing.vsync.VsyncDetector.paced_jitter_ns`). Keep it within the
             pacer's trust bound for noise-free times (2 ms), so that ``strict`` renders checks
             on time too.
-        min_check_shift_ns: An early check needs at least this much slack before the deadline;
-            with less, the check comes late.
+        min_check_shift_ns: How far a check is shifted past the jitter of the paced presents'
+            own work (within ``max_check_shift_ns``): the least that shows a wait (see
+            ``VsyncSettings.block_on_ns``) beyond their own spread. An early check needs at least
+            this much slack before the deadline; with less, the check comes late.
         cadence_hysteresis: How far (in refresh periods) the work estimate must pass a whole number
             of periods before the usual vblanks per frame (and so ``lead_ns``) change.
         aim: Whether a frame may aim for a vblank its work might miss, and be discarded when it
@@ -467,14 +471,17 @@ class PresentPlanner:
                 # much: the shift and that jitter together stay within max_check_shift_ns, so
                 # that strict, which trusts a planned time only near the measured one, still
                 # renders the check and the frame after it for when they are shown.
-                most = max(
-                    0,
-                    min(settings.max_check_shift_ns, lead_ns // 2) - self.detector.paced_jitter_ns,
-                )
-                early = min(deadline - ready_ns, most)
+                jitter = self.detector.paced_jitter_ns
+                most = max(0, min(settings.max_check_shift_ns, lead_ns // 2) - jitter)
+                # And no further than a wait needs to show past that jitter: where the image
+                # appears at the next vblank whatever the present did (a compositor), a check
+                # is shown a shift off the moment it was rendered for (shifted 1.5 ms, 1.12 ms
+                # of motion error at 60 Hz in a mailbox; 0.37 ms since).
+                shift = min(most, settings.min_check_shift_ns + jitter)
+                early = min(deadline - ready_ns, shift)
                 # early if the work leaves time before the deadline, else late
                 can_early = early >= settings.min_check_shift_ns
-                issue_ns = deadline - early if can_early else deadline + most
+                issue_ns = deadline - early if can_early else deadline + shift
                 if ticks_at is not None and can_early:
                     # A check rendered for a moment before a tick boundary its deadline is
                     # after runs one tick fewer, and the frame after it one more. Where every
