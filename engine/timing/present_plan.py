@@ -26,17 +26,18 @@ decides, before the frame's updates run, *when the frame will be shown*:
 * **checks** (``CHECK``): while the limiter paces, every ``check_interval_ns`` one paced frame is
   presented a little before its deadline (``min_check_shift_ns`` past the paced presents' own
   jitter, within ``max_check_shift_ns`` and the slack), or as much after it when the work leaves
-  no slack: no further, since in a compositor the image appears at the next vblank whatever the
-  present did, and a check is shown that shift away from the moment it was rendered for. If vsync
-  is really on, that present still waits for a vblank (it blocks, and returns on the vblank grid);
-  if it is off, it shows a little early or late, as planned. An early check that would split its
-  ticks and the next frame's less evenly than their deadlines do (0 and 2 where every frame runs
-  one: ``ticks_at``, the pacer's view) goes late instead. Without checks a wrong "vsync off"
-  verdict would seal itself: the limiter may issue every present just before a vblank, where even
-  vsync waits only microseconds. While the latest vote disagrees with the verdict
-  (:attr:`VsyncDetector.doubted`), every paced frame is a check: fresh evidence then outweighs the
-  last 0.75 s of old votes sooner, and vsync switched on is noticed within 0.82 s instead of up to
-  1.17 s at ±2 ms of wake-up noise (60 Hz, seeds 1-130: ``--sweep-seeds``).
+  no slack: no further while nothing doubts the verdict, since in a compositor the image appears
+  at the next vblank whatever the present did, and a check is shown that shift away from the
+  moment it was rendered for. If vsync is really on, that present still waits for a vblank (it
+  blocks, and returns on the vblank grid); if it is off, it shows a little early or late, as
+  planned. An early check that would split its ticks and the next frame's less evenly than their
+  deadlines do (0 and 2 where every frame runs one: ``ticks_at``, the pacer's view) goes late
+  instead. Without checks a wrong "vsync off" verdict would seal itself: the limiter may issue
+  every present just before a vblank, where even vsync waits only microseconds. While the latest
+  vote disagrees with the verdict (:attr:`VsyncDetector.doubted`), every paced frame is a check,
+  shifted as far as ``max_check_shift_ns`` allows: fresh evidence then outweighs the last 0.75 s
+  of old votes sooner, and vsync switched on is noticed within 0.82 s instead of up to 1.17 s at
+  ±2 ms of wake-up noise (60 Hz, seeds 1-130: ``--sweep-seeds``).
 * otherwise (no vblank grid yet, or no planner) ``FREE``: present at once. While the verdict is
   still undecided but the start-up probes found a vblank grid, frames are already planned on it.
 
@@ -113,9 +114,10 @@ class PlanSettings:
             pacer's trust bound for noise-free times (2 ms), so that ``strict`` renders checks
             on time too.
         min_check_shift_ns: How far a check is shifted past the jitter of the paced presents'
-            own work (within ``max_check_shift_ns``): the least that shows a wait (see
-            ``VsyncSettings.block_on_ns``) beyond their own spread. An early check needs at least
-            this much slack before the deadline; with less, the check comes late.
+            own work (within ``max_check_shift_ns``) while no vote doubts the verdict: the least
+            that shows a wait (see ``VsyncSettings.block_on_ns``) beyond their own spread. An
+            early check needs at least this much slack before the deadline; with less, the
+            check comes late.
         cadence_hysteresis: How far (in refresh periods) the work estimate must pass a whole number
             of periods before the usual vblanks per frame (and so ``lead_ns``) change.
         aim: Whether a frame may aim for a vblank its work might miss, and be discarded when it
@@ -473,11 +475,17 @@ class PresentPlanner:
                 # renders the check and the frame after it for when they are shown.
                 jitter = self.detector.paced_jitter_ns
                 most = max(0, min(settings.max_check_shift_ns, lead_ns // 2) - jitter)
-                # And no further than a wait needs to show past that jitter: where the image
-                # appears at the next vblank whatever the present did (a compositor), a check
-                # is shown a shift off the moment it was rendered for (shifted 1.5 ms, 1.12 ms
-                # of motion error at 60 Hz in a mailbox; 0.37 ms since).
-                shift = min(most, settings.min_check_shift_ns + jitter)
+                # And, while no vote doubts the verdict, no further than a wait needs to show
+                # past that jitter: where the image appears at the next vblank whatever the
+                # present did (a compositor), a check is shown a shift off the moment it was
+                # rendered for (shifted 1.5 ms, 1.12 ms of motion error at 60 Hz in a mailbox;
+                # 0.37 ms since). Once one doubts it (vsync switched on, say), every paced frame
+                # is a check, shifted as far as the bound allows, so that waits show through
+                # wake-up noise: shifted the least, vsync switched on under +-2 ms of noise was
+                # noticed over a second late in 2 seeds of 130, not 1, and 1.4 frames later on
+                # average.
+                least = settings.min_check_shift_ns + jitter
+                shift = most if self.detector.doubted else min(most, least)
                 early = min(deadline - ready_ns, shift)
                 # early if the work leaves time before the deadline, else late
                 can_early = early >= settings.min_check_shift_ns

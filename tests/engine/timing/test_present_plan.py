@@ -230,18 +230,27 @@ def test_checks_come_every_50_ms_a_little_before_the_deadline_within_the_slack()
 
 def test_while_the_latest_vote_doubts_the_verdict_every_paced_frame_is_a_check() -> None:
     """A check that blocked on a vblank grid although the verdict is "off" is followed by
-    another at once, and the 50 ms rhythm comes back when a vote agrees again."""
+    another at once, and the 50 ms rhythm comes back when a vote agrees again. Meanwhile each
+    check is shifted as far as the bound allows (waits show through wake-up noise), and
+    otherwise by the least that shows one (in a compositor, a check is shown that far off)."""
     detector = VsyncDetector()
     planner = PresentPlanner(detector, FrameLimiter(Fraction(60)))
     for _ in range(3):
         planner.finished(5 * NS_PER_MS)
     detector.verdict = False
+    settings = PlanSettings()
     start, kinds = 0, []
     for frame in range(30):
         detector.doubted = 6 <= frame < 12  # the votes of frames 6..11 disagreed
         plan = planner.plan(start, limiting=True)
         assert plan.display_ns is not None
         kinds.append(plan.kind)
+        if plan.kind is PlanKind.CHECK:
+            shift = round(plan.display_ns * 60 / NS_PER_S) * NS_PER_S / 60 - plan.display_ns
+            wanted = (
+                settings.max_check_shift_ns if detector.doubted else settings.min_check_shift_ns
+            )
+            assert abs(shift - wanted) <= 1
         start = plan.display_ns + 1_000
     assert kinds[6:12] == [PlanKind.CHECK] * 6
     rhythm = [*kinds[:6], PlanKind.PACED, *kinds[12:]]  # every third 60 Hz frame, 50 ms apart
