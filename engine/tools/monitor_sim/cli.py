@@ -24,6 +24,7 @@ from engine.runtime.launch import OneLineParser, count_arg, number_arg, png_path
 from engine.timing.frame_delay import AUTO, MAX_FIXED_MS, OFF
 from engine.tools.monitor_sim.policies import ALL_POLICIES
 from engine.tools.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, simulate
+from engine.tools.monitor_sim.survey import FAMILIES as SURVEY_FAMILIES
 
 PROG = "python -m engine.tools.monitor_sim"
 MAX_UPDATES = 1_000_000
@@ -37,6 +38,8 @@ MAX_SEED = 1_000_000
 """Largest ``--seed``."""
 MAX_SWEEP_SEEDS = 10_000
 """Most seeds one ``--sweep-seeds`` runs (each runs every jitter cell: the README's is 130)."""
+MODES = (("--matrix", "matrix"), ("--sweep-seeds", "sweep_seeds"), ("--survey", "survey"))
+"""The flags that run many simulations (flag, attribute): one at a time, none with ``--plot``."""
 
 
 def _policies(text: str) -> tuple[str, ...]:
@@ -227,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed",
         type=count_arg("seed", 0, maximum=MAX_SEED),
         default=1,
-        help=f"random seed, 0..{MAX_SEED:,}; default 1",
+        help=f"random seed, 0..{MAX_SEED:,} (with --survey, the draw's); default 1",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument(
@@ -250,10 +253,23 @@ def build_parser() -> argparse.ArgumentParser:
         "to LAST and report each measure's worst seed per cell",
     )
     p.add_argument(
+        "--survey",
+        choices=SURVEY_FAMILIES,
+        default=None,
+        help="draw --draws displays of a family from --seed and run each with auto (see "
+        "engine/tools/monitor_sim/survey.py); with --json, one object a draw per line",
+    )
+    p.add_argument(
+        "--draws",
+        type=count_arg("draws", 1, maximum=100_000),
+        default=100,
+        help="displays a --survey draws; default 100",
+    )
+    p.add_argument(
         "--workers",
         type=count_arg("workers", 1, maximum=256),
         default=None,
-        help="processes for --matrix and --sweep-seeds; default: all cores",
+        help="processes for --matrix, --sweep-seeds and --survey; default: all cores",
     )
     p.add_argument(
         "--plot",
@@ -319,14 +335,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the simulator; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.plot and (args.matrix or args.sweep_seeds):
-        parser.error(
-            "--plot draws the chosen policies' runs; it does not work with --matrix or --sweep-seeds"
-        )
-    if args.matrix and args.sweep_seeds:
-        parser.error("--matrix and --sweep-seeds are two different runs: choose one")
+    batch = [flag for flag, on in MODES if getattr(args, on)]
+    if args.plot and batch:
+        parser.error(f"--plot draws the chosen policies' runs; it does not work with {batch[0]}")
+    if len(batch) > 1:
+        parser.error(f"{batch[0]} and {batch[1]} are two different runs: choose one")
     frames = simulated_frames(args)
-    if not (args.matrix or args.sweep_seeds) and frames > MAX_FRAMES:
+    if not batch and frames > MAX_FRAMES:
         paced_by = (
             f"--refresh-hz {args.refresh_hz:g}"
             if not args.no_vsync and args.vsync_off_at is None and args.vsync_on_at is None
@@ -377,6 +392,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(format_sweep(swept))
             seeds = args.sweep_seeds
             print(f"seeds {seeds[0]}-{seeds[-1]}: {len(swept)} cells in {seconds:.1f} s")
+        return 0
+    if args.survey:
+        from engine.tools.monitor_sim.survey import format_survey, run_survey
+
+        started = time.perf_counter()
+        drawn = run_survey(args.survey, args.draws, args.seed, workers=args.workers)
+        seconds = time.perf_counter() - started
+        if args.json:
+            print("\n".join(json.dumps(row.to_json()) for row in drawn))
+        else:
+            print(format_survey(drawn))
+            print(f"{args.survey}, seed {args.seed}: {len(drawn)} draws in {seconds:.1f} s")
         return 0
     results = [
         simulate(config_from_args(args, name), traces=bool(args.plot)) for name in args.policy
