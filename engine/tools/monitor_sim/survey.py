@@ -10,7 +10,7 @@ change, with the same ``--seed``, and compare the two draw by draw::
 
     python -m engine.tools.monitor_sim --survey queue --draws 400 --seed 16 --json > after.jsonl
 
-The families (``FAMILIES``), each 60-240 Hz, renders of 1-4 ms, frames just in time or not,
+The families (``FAMILIES``), each 60-240 Hz but ``high``, renders of 1-4 ms, frames just in time or not,
 the rate reported as it is, rounded or 0-3 % off, or not at all:
 
 * ``on``: vsync on, the reference noise or up to 0.25 ms; copies 0 (three draws in ten) or 0-6 ms.
@@ -20,6 +20,7 @@ the rate reported as it is, rounded or 0-3 % off, or not at all:
 * ``qheavy``: a swap chain of 2 or 3, no copy, a busy desktop.
 * ``off``: vsync off, copies as ``on``.
 * ``nocopy``: as ``on`` without a copy.
+* ``high``: 240-360 Hz, vsync on (a chain of 1-3) or off, no copy, the noise as ``on``.
 
 The draw is fixed by the seed and the family alone, so the numbers in the monitor simulator's
 README ("Where the goals do not hold yet") come back with the seeds given there.
@@ -39,11 +40,13 @@ from engine.tools.monitor_sim.sweep import verdict_is_right
 __all__ = ["FAMILIES", "SurveyRow", "draw_display", "format_survey", "run_survey"]
 
 #: The families a survey draws from (see the module docstring).
-FAMILIES = ("on", "heavy", "noisy", "queue", "qheavy", "off", "nocopy")
+FAMILIES = ("on", "heavy", "noisy", "queue", "qheavy", "off", "nocopy", "high")
 #: A draw's run: updates (random phase, the ``auto`` policy).
 SURVEY_UPDATES = 1500
 #: A run's motion error RMS above this misses the goal (ms).
 MOTION_GOAL_MS = 0.05
+#: A refresh estimate further off than this misses the goal (Hz).
+REFRESH_GOAL_HZ = 0.05
 
 
 def draw_display(rng: random.Random, family: str) -> SimConfig:
@@ -52,8 +55,10 @@ def draw_display(rng: random.Random, family: str) -> SimConfig:
     if family not in FAMILIES:
         raise ValueError(f"unknown survey family {family!r}; one of {', '.join(FAMILIES)}")
     refresh_hz = rng.uniform(60, 240)
-    near = round(refresh_hz * (1 + rng.uniform(-0.03, 0.03)), 2)
-    reported_hz = rng.choice([None, 0.0, near])
+    off_by = rng.uniform(-0.03, 0.03)
+    if family == "high":  # the same draw, mapped onto 240-360 Hz
+        refresh_hz = 240 + (refresh_hz - 60) * 120 / 180
+    reported_hz = rng.choice([None, 0.0, round(refresh_hz * (1 + off_by), 2)])
     noise_ms = REFERENCE_NOISE_MS if rng.random() < 0.5 else rng.uniform(0, 0.25)
     model = "uniform"
     vsync = True
@@ -76,6 +81,10 @@ def draw_display(rng: random.Random, family: str) -> SimConfig:
     elif family == "nocopy":
         copy_ms = 0.0
     queue_depth = rng.choice([2, 3]) if family in ("queue", "qheavy") else 1
+    if family == "high":
+        copy_ms = 0.0
+        vsync = rng.random() < 0.5
+        queue_depth = rng.choice([1, 2, 3]) if vsync else 1
     render_ms = round(rng.uniform(1, 4), 3)
     frame_delay = rng.choice(["auto", "off"])
     return SimConfig(
@@ -105,6 +114,7 @@ class SurveyRow:
         vblank_ms: Vblank error RMS (what is on screen at every vblank).
         held: Vblanks a finished frame was held through.
         fps: Frames presented per second.
+        refresh_estimate_hz: The detector's refresh estimate at the end, or ``None``.
         verdicts: Each change of the verdict, ``(frame, verdict)`` (``None``: undecided, at
             the start).
     """
@@ -115,12 +125,22 @@ class SurveyRow:
     vblank_ms: float
     held: int
     fps: float
+    refresh_estimate_hz: float | None
     verdicts: tuple[tuple[int, bool | None], ...]
 
     @property
     def first(self) -> tuple[int, bool] | None:
         """The first decided verdict and its frame, or ``None`` (never decided)."""
         return next(((f, v) for f, v in self.verdicts if v is not None), None)
+
+    @property
+    def refresh_missed(self) -> bool:
+        """Whether vsync was on and the refresh estimate ended further than ``REFRESH_GOAL_HZ``
+        from the display's rate, or missing."""
+        estimate = self.refresh_estimate_hz
+        return self.config.vsync and (
+            estimate is None or abs(estimate - self.config.refresh_hz) > REFRESH_GOAL_HZ
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The draw's settings and results as one flat JSON object."""
@@ -141,6 +161,7 @@ class SurveyRow:
             "vbl": round(self.vblank_ms, 4),
             "held": self.held,
             "fps": round(self.fps, 1),
+            "est": self.refresh_estimate_hz,
             "first": None if self.first is None else list(self.first),
             "nch": len(self.verdicts),
         }
@@ -162,6 +183,7 @@ def run_survey(family: str, draws: int, seed: int, workers: int | None = None) -
                 vblank_ms=result.vblank_error_rms_ms,
                 held=result.held_vblanks,
                 fps=result.fps,
+                refresh_estimate_hz=result.refresh_estimate_hz,
                 verdicts=tuple(result.verdict_changes),
             )
         )
@@ -176,6 +198,7 @@ def format_survey(rows: Sequence[SurveyRow]) -> str:
     lines = [
         f"draws {len(rows)}; verdict wrong {len(wrong)}; "
         f"motion over {MOTION_GOAL_MS} ms {sum(row.motion_ms > MOTION_GOAL_MS for row in rows)}; "
+        f"refresh off by over {REFRESH_GOAL_HZ} Hz {sum(row.refresh_missed for row in rows)}; "
         f"held vblanks {sum(row.held for row in rows):,}; "
         f"vblank error sum of squares {sum(row.vblank_ms**2 for row in rows):,.1f} ms²"
     ]

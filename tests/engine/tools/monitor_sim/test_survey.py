@@ -15,12 +15,17 @@ from engine.tools.monitor_sim.survey import FAMILIES, draw_display, run_survey
 def test_a_family_draws_the_displays_it_names(family: str) -> None:
     rng = random.Random(7)
     configs = [draw_display(rng, family) for _ in range(300)]
-    assert all(60.0 <= c.refresh_hz <= 240.0 and 1.0 <= c.render_ms <= 4.0 for c in configs)
-    assert all(c.vsync is (family != "off") for c in configs)
-    chains = {c.queue_depth for c in configs}
-    assert chains == ({2, 3} if family in ("queue", "qheavy") else {1})
+    low, high = (240.0, 360.0) if family == "high" else (60.0, 240.0)
+    assert all(low <= c.refresh_hz <= high and 1.0 <= c.render_ms <= 4.0 for c in configs)
+    chains = {c.queue_depth for c in configs if c.vsync}
+    if family == "high":  # vsync on (chains of 1-3) or off
+        assert {c.vsync for c in configs} == {True, False} and chains == {1, 2, 3}
+        assert {c.queue_depth for c in configs if not c.vsync} == {1}
+    else:
+        assert all(c.vsync is (family != "off") for c in configs)
+        assert chains == ({2, 3} if family in ("queue", "qheavy") else {1} if chains else set())
     copies = [c.present_ms for c in configs]
-    if family in ("nocopy", "qheavy"):
+    if family in ("nocopy", "qheavy", "high"):
         assert set(copies) == {0.0}
     else:  # no copy in some draws, up to 6 ms in the rest
         assert 0.0 in copies and 0.0 < max(copies) <= 6.0
