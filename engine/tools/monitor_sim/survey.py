@@ -191,9 +191,9 @@ def run_survey(family: str, draws: int, seed: int, workers: int | None = None) -
 
 
 def format_survey(rows: Sequence[SurveyRow]) -> str:
-    """The survey's totals: draws, verdicts wrong, motion over the goal, held vblanks and the
-    vblank error's sum of squares (what the README's before/after tables compare), and the
-    wrong draws, one line each."""
+    """The survey's totals: draws, verdicts wrong, motion over the goal, refresh estimates off
+    the goal (vsync on), held vblanks and the vblank error's sum of squares (what the README's
+    before/after tables compare), and the wrong draws, one line each."""
     wrong = [row for row in rows if not row.right]
     lines = [
         f"draws {len(rows)}; verdict wrong {len(wrong)}; "
