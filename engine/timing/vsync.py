@@ -2108,12 +2108,21 @@ class VsyncDetector:
                 and self._surely_waited(block_ns)
             ):
                 # A present that waited, whatever its return: it is the grid that is off, or
-                # not found yet, not vsync (see _surely_waited). Judged on, whatever the
-                # probes; undecided, where they bound the copy (a detector fed no probes
-                # knows nothing of it). Wake-up noise of a third of a period hides the grid
-                # for dozens of presents, and each that waited off the grid there voted "off":
-                # 142.2 Hz, no reported rate, +-1.96 ms, judged off at frame 15 and paced at
-                # 60 Hz for good (3.4 ms of vblank error; on at frame 25 since).
+                # not found yet, not vsync (see _surely_waited), and the wait is evidence of
+                # vsync. Judged on, whatever the probes; undecided, where they bound the copy
+                # (a detector fed no probes knows nothing of it). Wake-up noise of a third of
+                # a period hides the grid for dozens of presents, and each that waited off the
+                # grid there voted "off": 142.2 Hz, no reported rate, +-1.96 ms, judged off at
+                # frame 15 and paced at 60 Hz for good. Abstaining, only the presents that
+                # returned at once (an early wake-up: the noise reaches past the call) voted,
+                # and all "off": judged off, paced, on again, and round, every hundred
+                # frames (194.8 Hz, +-2 ms, no grid ever found: 8.5 ms of vblank error).
+                vote = True
+            elif blocked and self.verdict and grid.period_ns is None:
+                # Judged on with no grid, a present that may have copied or waited (its
+                # duration under what a copy may take): there is no grid for it to be off.
+                # (Voting "off" there flipped vsync judged on at that noise, where the
+                # start-up probes, each a wait, had bounded the copy at 2.4 ms.)
                 vote = None
             else:
                 vote = bool(blocked) and on_grid
@@ -2230,14 +2239,18 @@ class VsyncDetector:
         Without vsync a present waits for nothing, so one that waited returned off the grid
         because the grid is off: a late wake-up, a grid started on a period a little off and
         drifted, or one that followed presents whose returns were where their copies ended.
-        It votes neither way (the misses still reset the grid). Voting "off", eight such
-        presents in a row flipped a right verdict once the votes for "on" had expired: in a
-        swap chain with a busy desktop, 66 of 400 drawn displays judged on were flipped (22
-        fewer since), 42 of 500 with noise up to half a period (6 fewer)."""
+        It votes "on" (the misses still reset the grid). Voting "off", eight such presents in
+        a row flipped a right verdict once the votes for "on" had expired: in a swap chain with
+        a busy desktop, 66 of 400 drawn displays judged on were flipped (22 fewer since), 42 of
+        500 with noise up to half a period (6 fewer).
+
+        Where the first probe returned at once, "at once" itself (under ``block_on_ns``) bounds
+        the present's own work as the quickest probe does: a copy of 0.2 ms without vsync,
+        blocking 0.15-0.25 ms, was otherwise taken for waits, and judged on at frame 15."""
         quickest = self._quickest_probe_ns
-        return block_ns is not None and (
-            quickest is None or block_ns > LONGEST_COPY_PROBES * quickest
-        )
+        if quickest is None:
+            quickest = self.settings.block_on_ns
+        return block_ns is not None and block_ns > LONGEST_COPY_PROBES * quickest
 
     def _try_grid(self, present_ns: int, block_ns: int | None, started: bool, placed: bool) -> None:
         """Put the grid on trial while vsync is judged off, and judge it on fresh returns.
