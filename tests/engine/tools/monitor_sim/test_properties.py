@@ -454,3 +454,34 @@ def test_a_copy_as_short_as_a_wait_can_be_is_not_taken_for_one() -> None:
         )
         r = simulate(config)
         check_verdict(config, r)
+
+
+@pytest.mark.slow
+def test_a_reported_rate_a_little_off_is_left_once_the_presents_leave_it() -> None:
+    """A display 1-3 % off its reported rate, wake-up noise of a tenth to three tenths of a
+    period: the sixteen presents a grid starts on cannot refute the reported rate at that
+    noise, so the grid started on it, drifted off the vblanks in 20-30 frames, and started on
+    it again, for the whole run. A grid on the nominal period that its presents left now
+    refutes it. Each display is run twice, with that rate reported and with none: the reported
+    rate cost over 0.5 ms of vblank error in 11 of these 40 draws before (up to 14.7 ms), 4
+    since."""
+    rng = random.Random(3)
+    worse = 0
+    for _ in range(40):
+        refresh_hz = rng.uniform(60.0, 240.0)
+        period_ms = 1000.0 / refresh_hz
+        off_by = rng.choice([-1, 1]) * rng.uniform(0.01, 0.03)
+        config = SimConfig(
+            refresh_hz=refresh_hz,
+            noise_ms=min(2.0, rng.uniform(0.1, 0.3) * period_ms),
+            noise_model=rng.choice(["uniform", "heavy"]),
+            render_ms=rng.uniform(0.2, 0.6) * period_ms,
+            frame_delay=rng.choice(["auto", "off"]),
+            phase="random",
+            updates=UPDATES,
+            seed=rng.randrange(10_000),
+        )
+        near = simulate(replace(config, reported_hz=round(refresh_hz * (1 + off_by), 2)))
+        unreported = simulate(replace(config, reported_hz=0.0))
+        worse += near.vblank_error_rms_ms > unreported.vblank_error_rms_ms + 0.5
+    assert worse <= 6
