@@ -1264,16 +1264,16 @@ class _VblankGrid:
 
         A grid on the nominal period that presents waiting for vblanks left (``waited``: the
         verdict not "off", the present not the limiter's) refutes that period for good: on a
-        display at its nominal rate they stay on it. (Presents the limiter paced leave its
-        grid when vsync is switched on, whatever the rate: refuted there, the grid after the
-        switch started on measured periods only, 15 double or empty frames in the matrix's
-        ``vsync-on-mid~2ms`` for 13.) A display 1-3 % off its reported rate,
-        with wake-up noise of a fifth of a period or more, agrees with the reported rate over
-        the sixteen presents a grid starts on (their least-squares period is that uncertain),
-        drifts off it in 20-30 frames, and the grid started on the reported rate again, forty
-        times in 1,500 frames (120.93 Hz reported as 119.46, +-2 ms: 15.7 ms of vblank error,
-        1.6 ms on average over 16 seeds since, 7.5 before). A new nominal rate is believed again
-        (:attr:`VsyncDetector.nominal_hz`)."""
+        display at its nominal rate they stay on it. A new nominal rate is believed again
+        (:attr:`VsyncDetector.nominal_hz`). A display 1-3 % off its reported rate, with wake-up
+        noise of a fifth of a period or more, agrees with the reported rate over the sixteen
+        presents a grid starts on (their least-squares period is that uncertain), drifts off
+        it in 20-30 frames, and the grid started on the reported rate again, forty times in
+        1,500 frames (120.93 Hz reported as 119.46, +-2 ms: 15.7 ms of vblank error, 1.6 ms on
+        average over 16 seeds since, 7.5 before). Presents the limiter paced do not refute it:
+        they leave its own grid when vsync is switched on, whatever the rate (refuted there,
+        the grid after the switch started on measured periods only: 19 double or empty frames
+        in the matrix's ``vsync-on-mid~2ms`` for 15)."""
         misses = self._misses
         if len(misses) == misses.maxlen and not misses[0]:
             self._miss_count -= 1
