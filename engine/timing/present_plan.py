@@ -350,23 +350,47 @@ class PresentPlanner:
                 target = earlier
         issue_ns = None
         if previous is not None and target - previous > 1.5 * period:
-            # just after the vblank before the target, so the image cannot flip there; but soon
-            # enough that the present's own work is done before the target. In a swap chain
-            # the present finds room and its image flips at the first vblank after it, where
-            # nothing but the probes placed the grid: half a period from both, the farthest
-            # the grid can drift before an image flips a vblank off its plan. The present's
-            # own work is counted at the longest it may take, as a frame woken just in time
-            # counts it: a held present has no slack left either (201.5 Hz, a 3.9 +- 1 ms
-            # copy, frames of two periods: 23 images a period late, none undelayed).
-            cost = detector.longest_cost_ns
-            after = round(period / 2) if detector.found_room else guard
-            issue_ns = min(target - round(period) + after, target - cost - guard)
+            issue_ns = self._hold_until(target, period, guard)
         vblanks = None
         if self._last_plan_ns is not None and target - self._last_plan_ns > period / 2:
             vblanks = round((target - self._last_plan_ns) / period)
         self._last_plan_ns = target
         lead_ns = round(self._usual_vblanks(period) * period)
         return PresentPlan(PlanKind.VBLANK, target, issue_ns, lead_ns, vblanks)
+
+    def _hold_until(self, target: int, period: float, guard: int) -> int:
+        """When to issue a present held for ``target``, a vblank after the first its call
+        could make: its image must flip neither at the vblank before (a period early) nor
+        after ``target`` (a period late).
+
+        Just after the vblank before, so the image cannot flip there; but soon enough that
+        the present's own work, counted at the longest it may take
+        (:attr:`~engine.timing.vsync.VsyncDetector.longest_cost_ns`), is done before
+        ``target``: a held present has no slack left, as a frame woken just in time has none
+        (201.5 Hz, a 3.9 +- 1 ms copy, frames of two periods: 23 images a period late). In a
+        swap chain the present finds room and its image flips at the first vblank after it,
+        where nothing but the probes placed the grid: half a period from both, the farthest
+        the grid can drift before an image flips a vblank off its plan.
+
+        Where that longest work leaves no such moment (a copy as long as a period), it is
+        issued before the vblank before, by as much as the copy's shortest
+        (:attr:`~engine.timing.vsync.VsyncDetector.copy_range_ns`): the copy still ends after
+        that vblank. Issued as the longest work alone asked, it flipped a period early whenever
+        its copy ran short (108.3 Hz, a 5.9 +- 1.5 ms copy after a 4 ms render: called when
+        its render ended, 5.2 ms before the vblank before its target, a quarter of the images
+        flipped a period early, 5.8 ms of motion error; none now). If the copy's longest, as
+        the presents showed it, still misses ``target`` from there, halfway between the two:
+        each end is a bound, and neither is sure.
+        """
+        detector = self.detector
+        after = round(period / 2) if detector.found_room else guard
+        earliest = target - round(period) + after
+        latest = target - detector.longest_cost_ns - guard
+        if earliest > latest:
+            shortest, longest = detector.copy_range_ns
+            earliest -= shortest
+            latest = target - longest - guard
+        return earliest if earliest <= latest else (earliest + latest) // 2
 
     def _worth_aiming(self, start_ns: int, earlier: int, target: int, uncertainty: int) -> bool:
         """Whether to aim for ``earlier``, the vblank before ``target`` (which the work surely

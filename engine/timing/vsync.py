@@ -2821,7 +2821,16 @@ class VsyncDetector:
         span = skips[-1][2] - skips[0][2] + 1
         if 32 * len(skips) < span:
             return 0
-        return max(s for s, _, _ in skips)
+        quickest = self._quickest_probe_ns
+        if quickest is None:
+            return max(s for s, _, _ in skips)
+        # No copy is longer than the bound _may_be_copy puts on it: a skip beyond it is a
+        # late wake-up, or an image placed a vblank off (155.1 Hz, a busy desktop, a 4.6 +-
+        # 1.2 ms copy, presents held as PresentPlanner._hold_until places them: one image
+        # shown a period late made a reach of 11.2 ms, and the frames were planned for three
+        # vblanks where two fit, for a thousand frames).
+        bound = LONGEST_COPY_PROBES * quickest
+        return max((s for s, _, _ in skips if s <= bound), default=0)
 
     @property
     def longest_cost_ns(self) -> int:
@@ -2854,6 +2863,30 @@ class VsyncDetector:
         # looks like a skip at any distance)
         longest = max((lead for lead, _, _ in self._cost_samples[1]), default=0)
         return min(longest, bound)
+
+    @property
+    def copy_range_ns(self) -> tuple[int, int]:
+        """The shortest and the longest the present call's own work may take, ``(lo, hi)``,
+        as the kept presents show it (``lo`` is 0 before any skip; ``hi`` is at most
+        :attr:`longest_cost_ns`).
+
+        A present called ``s`` before its vblank that skipped it copied for longer than ``s``;
+        one that flipped there, for no longer. A copy varies within a factor of
+        ``LONGEST_COPY_PROBES`` from one present to the next (as ``_may_be_copy`` assumes), so
+        every copy is at least half as long as one that skipped, and at most twice as long as
+        one that flipped. The skip counted is the median kept, not the furthest: a busy
+        desktop's late wake-up looks like a skip at any distance. (Used to place a present
+        held for a later vblank where its longest work leaves no room to hold it past the
+        vblank before: :class:`~engine.timing.present_plan.PresentPlanner`.)
+        """
+        hi = self.longest_cost_ns
+        skipped, kept = self._cost_samples[1], self._cost_samples[0]
+        leads = sorted(min(lead, hi) for lead, _, _ in skipped)
+        typical = leads[len(leads) // 2] if leads else 0
+        nearest = min((lead for lead, _, _ in kept), default=None)
+        if nearest is not None:
+            hi = max(typical, min(hi, LONGEST_COPY_PROBES * nearest))
+        return typical // LONGEST_COPY_PROBES, hi
 
     @property
     def queue_offset(self) -> int:
