@@ -1831,6 +1831,7 @@ class VsyncDetector:
     __slots__ = (
         "_at_once_while_off",
         "_back_to_back",
+        "_copy_leads",
         "_cost_samples",
         "_flip_offset_ns",
         "_grid",
@@ -1880,6 +1881,9 @@ class VsyncDetector:
             deque[tuple[int, bool, int]](maxlen=window // 2),
         )
         self._since_cost = 0
+        # the median skip's distance and the nearest flip's, as the cost last settled (see
+        # copy_range_ns)
+        self._copy_leads: tuple[int, int | None] = (0, None)
         # the cost the start-up probes showed and the end of its band (see _learn_probes_cost)
         self._probed_cost: tuple[int, int | None] = (0, None)
         self._probe_samples_to = 0  # the index of the probes' last cost sample
@@ -2431,6 +2435,7 @@ class VsyncDetector:
         """Drop what the presents taught of their cost: it is 0 until new presents teach it."""
         for samples in self._cost_samples:
             samples.clear()
+        self._copy_leads = (0, None)
         self._probed_cost = (0, None)
         self._no_cost()
 
@@ -2741,6 +2746,12 @@ class VsyncDetector:
     def _settle_cost(self) -> None:
         """Take the cost the samples ``_learn_cost`` kept show (see there), or none."""
         self._since_cost = 0
+        kept, skipped = self._cost_samples
+        leads = sorted(lead for lead, _, _ in skipped)
+        self._copy_leads = (
+            leads[len(leads) // 2] if leads else 0,
+            min((lead for lead, _, _ in kept), default=None),
+        )
         if not self._cost_samples[1]:
             # nothing ever skipped: no cost (the usual case, at no cost)
             self._no_cost()
@@ -2875,17 +2886,16 @@ class VsyncDetector:
         ``LONGEST_COPY_PROBES`` from one present to the next (as ``_may_be_copy`` assumes), so
         every copy is at least half as long as one that skipped, and at most twice as long as
         one that flipped. The skip counted is the median kept, not the furthest: a busy
-        desktop's late wake-up looks like a skip at any distance. (Used to place a present
+        desktop's late wake-up looks like a skip at any distance. Both are taken when the
+        cost settles (every eight presents), not per call: a held frame asks every frame. (Used to place a present
         held for a later vblank where its longest work leaves no room to hold it past the
         vblank before: :class:`~engine.timing.present_plan.PresentPlanner`.)
         """
         hi = self.longest_cost_ns
-        skipped, kept = self._cost_samples[1], self._cost_samples[0]
-        leads = sorted(min(lead, hi) for lead, _, _ in skipped)
-        typical = leads[len(leads) // 2] if leads else 0
-        nearest = min((lead for lead, _, _ in kept), default=None)
-        if nearest is not None:
-            hi = max(typical, min(hi, LONGEST_COPY_PROBES * nearest))
+        skip, flip = self._copy_leads
+        typical = min(skip, hi)
+        if flip is not None:
+            hi = max(typical, min(hi, LONGEST_COPY_PROBES * flip))
         return typical // LONGEST_COPY_PROBES, hi
 
     @property
