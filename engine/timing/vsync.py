@@ -2887,9 +2887,10 @@ class VsyncDetector:
         every copy is at least half as long as one that skipped, and at most twice as long as
         one that flipped. The skip counted is the median kept, not the furthest: a busy
         desktop's late wake-up looks like a skip at any distance. Both are taken when the
-        cost settles (every eight presents), not per call: a held frame asks every frame. (Used to place a present
-        held for a later vblank where its longest work leaves no room to hold it past the
-        vblank before: :class:`~engine.timing.present_plan.PresentPlanner`.)
+        cost settles (every eight presents), not per call: a held frame asks every frame.
+        (Used to place a present held for a later vblank where its longest work leaves no
+        room to hold it past the vblank before:
+        :class:`~engine.timing.present_plan.PresentPlanner`.)
         """
         hi = self.longest_cost_ns
         skip, flip = self._copy_leads
