@@ -2832,16 +2832,22 @@ class VsyncDetector:
         span = skips[-1][2] - skips[0][2] + 1
         if 32 * len(skips) < span:
             return 0
-        quickest = self._quickest_probe_ns
-        if quickest is None:
+        bound = self._copy_bound_ns
+        if bound is None:
             return max(s for s, _, _ in skips)
-        # No copy is longer than the bound _may_be_copy puts on it: a skip beyond it is a
-        # late wake-up, or an image placed a vblank off (155.1 Hz, a busy desktop, a 4.6 +-
-        # 1.2 ms copy, presents held as PresentPlanner._hold_until places them: one image
-        # shown a period late made a reach of 11.2 ms, and the frames were planned for three
-        # vblanks where two fit, for a thousand frames).
-        bound = LONGEST_COPY_PROBES * quickest
+        # No copy is longer than the bound: a skip beyond it is a late wake-up, or an image
+        # placed a vblank off (155.1 Hz, a busy desktop, a 4.6 +- 1.2 ms copy, presents held
+        # as PresentPlanner._hold_until places them: one image shown a period late made a
+        # reach of 11.2 ms, and the frames were planned for three vblanks where two fit, for
+        # a thousand frames).
         return max((s for s, _, _ in skips if s <= bound), default=0)
+
+    @property
+    def _copy_bound_ns(self) -> int | None:
+        """The longest a copy may be, the bound ``_may_be_copy`` puts on it: twice the
+        quickest start-up probe (``None`` before a probe blocked)."""
+        quickest = self._quickest_probe_ns
+        return None if quickest is None else LONGEST_COPY_PROBES * quickest
 
     @property
     def longest_cost_ns(self) -> int:
@@ -2864,10 +2870,9 @@ class VsyncDetector:
         average where presents copy: 9.8 -> 11.0 ms, against 13.4 undelayed).
         """
         cost = self.planning_cost_ns
-        quickest = self._quickest_probe_ns
-        if quickest is None:
+        bound = self._copy_bound_ns
+        if bound is None:
             return cost
-        bound = LONGEST_COPY_PROBES * quickest
         if cost:
             return max(cost, bound)
         # (a skip further than the bound is no copy: a busy desktop's late wake-up, which
