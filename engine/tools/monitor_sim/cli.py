@@ -146,6 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
         " default 0",
     )
     p.add_argument(
+        "--present-jitter",
+        type=number_arg("present jitter", maximum=1),
+        default=0.25,
+        help="how much one present's work varies, a fraction of --present-ms either way (0-1);"
+        " default 0.25 (a quiet machine; with the other core busy, copies here vary 3-5 fold)",
+    )
+    p.add_argument(
         "--spike-ms",
         type=number_arg("spike", maximum=10_000, unit=" ms"),
         default=0.0,
@@ -286,12 +293,12 @@ def simulated_frames(args: argparse.Namespace) -> float:
 
     The run lasts ``updates / tick_hz`` simulated seconds. With vsync all along, at most one
     frame is shown per refresh; without it (or with vsync switched mid-run) frames are only
-    limited by their own cost (``render_ms + present_ms``), and the simulator's own stop at
-    100 frames per update.
+    limited by their own cost (``render_ms`` and the shortest present, ``present_ms`` less
+    its jitter), and the simulator's own stop at 100 frames per update.
     """
     duration_s = args.updates / args.tick_hz
     vsync_all_along = not args.no_vsync and args.vsync_off_at is None and args.vsync_on_at is None
-    frame_cost_ms = args.render_ms + args.present_ms
+    frame_cost_ms = args.render_ms + args.present_ms * (1 - args.present_jitter)
     if vsync_all_along or args.vrr:
         per_second = args.refresh_hz
     elif frame_cost_ms > 0:
@@ -313,6 +320,7 @@ def config_from_args(args: argparse.Namespace, policy: str) -> SimConfig:
         update_ms=args.update_ms,
         render_ms=args.render_ms,
         present_ms=args.present_ms,
+        present_jitter=args.present_jitter,
         spike_ms=args.spike_ms,
         spike_every=args.spike_every,
         stall_s=args.stall_s,

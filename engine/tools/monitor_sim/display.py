@@ -106,7 +106,10 @@ class SimDisplay:
         reported_hz: The refresh rate the OS reports (``None``: the refresh rounded to whole Hz;
             0: nothing reported).
         present_ns: Work inside the present call itself, vsync or not (software GL copying the
-            picture to an X server: about 4 ms at 1280x720 here), with a quarter of it as jitter.
+            picture to an X server: about 4 ms at 1280x720 here).
+        present_jitter: How much one copy varies: each is drawn uniformly within
+            ``present_ns * (1 +- present_jitter)`` (0-1; the default, +-25 %, is a quiet
+            machine's copy; with the other core busy, copies here range over a factor of 3-5).
         queue_depth: Images that may wait for their vblank, the present's included (1-3).
         mailbox: A compositor (see the module docstring); takes precedence over ``vsync``.
         seed: Key of the heavy model's late wake-ups (see the module docstring).
@@ -127,18 +130,22 @@ class SimDisplay:
         noise_model: NoiseModel = NoiseModel.UNIFORM,
         reported_hz: float | None = None,
         present_ns: int = 0,
+        present_jitter: float = 0.25,
         queue_depth: int = 1,
         mailbox: bool = False,
         seed: int = 0,
     ) -> None:
         if not 1 <= queue_depth <= 3:
             raise ValueError(f"queue depth must be 1..3, got {queue_depth}")
+        if not 0 <= present_jitter <= 1:
+            raise ValueError(f"present jitter must be 0..1, got {present_jitter}")
         self.clock = clock
         self.queue_depth = queue_depth
         self.mailbox = mailbox
         # vblank times of presented images that have not flipped yet (queue depth > 1)
         self._waiting: deque[int] = deque()
         self.present_ns = present_ns
+        self._copy_spread = 2 * present_jitter  # a draw in [-0.5, 0.5) times this
         self.rng = rng
         self.refresh_hz = Fraction(refresh_hz)
         self._num = self.refresh_hz.numerator
@@ -225,7 +232,8 @@ class SimDisplay:
         """Present a frame: advance the clock; return (time shown, vblank index or None)."""
         clock = self.clock
         if self.present_ns:  # the copy comes first; a vsync'd swap then waits for the vblank
-            self.copy_ns = self.present_ns + round((self.rng.random() - 0.5) * self.present_ns / 2)
+            spread = (self.rng.random() - 0.5) * self.present_ns * self._copy_spread
+            self.copy_ns = self.present_ns + round(spread)
             clock.advance(self.copy_ns)
         now = clock.now_ns()
         if self.mailbox and not self.vrr:

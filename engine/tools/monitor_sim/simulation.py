@@ -79,6 +79,8 @@ class SimConfig:
         render_ms: Cost of rendering a frame.
         present_ms: Work inside the present call itself, with vsync or without (0: none; see
             :class:`~engine.tools.monitor_sim.display.SimDisplay`).
+        present_jitter: How much one present's work varies, a fraction of ``present_ms`` either
+            way (0-1; each copy drawn uniformly within it).
         spike_ms: Extra render cost of every ``spike_every``-th frame.
         spike_every: Period of the spikes in frames (0: none).
         stall_s: Extra render cost of frame ``stall_at`` (0: none).
@@ -111,6 +113,7 @@ class SimConfig:
     update_ms: float = 0.01
     render_ms: float = 5.0
     present_ms: float = 0.0
+    present_jitter: float = 0.25
     spike_ms: float = 0.0
     spike_every: int = 0
     stall_s: float = 0.0
@@ -214,6 +217,7 @@ def simulate(config: SimConfig, *, traces: bool = False) -> SimResult:
         noise_model=NoiseModel(config.noise_model),
         reported_hz=config.reported_hz,
         present_ns=round(config.present_ms * NS_PER_MS),
+        present_jitter=config.present_jitter,
         queue_depth=config.queue_depth,
         mailbox=config.mailbox,
         seed=config.seed,

@@ -21,6 +21,8 @@ the rate reported as it is, rounded or 0-3 % off, or not at all:
 * ``off``: vsync off, copies as ``on``.
 * ``nocopy``: as ``on`` without a copy.
 * ``high``: 240-360 Hz, vsync on (a chain of 1-3) or off, no copy, the noise as ``on``.
+* ``jittery``: vsync on or off, a copy of 0.5-6 ms in every draw that varies by 25-90 % either
+  way from one present to the next (a software copy on a busy machine: 3-5 fold here).
 
 The draw is fixed by the seed and the family alone, so the numbers in the monitor simulator's
 README ("Where the goals do not hold yet") come back with the seeds given there.
@@ -40,7 +42,7 @@ from engine.tools.monitor_sim.sweep import verdict_is_right
 __all__ = ["FAMILIES", "SurveyRow", "draw_display", "format_survey", "run_survey"]
 
 #: The families a survey draws from (see the module docstring).
-FAMILIES = ("on", "heavy", "noisy", "queue", "qheavy", "off", "nocopy", "high")
+FAMILIES = ("on", "heavy", "noisy", "queue", "qheavy", "off", "nocopy", "high", "jittery")
 #: A draw's run: updates (random phase, the ``auto`` policy).
 SURVEY_UPDATES = 1500
 #: A run's motion error RMS above this misses the goal (ms).
@@ -80,6 +82,11 @@ def draw_display(rng: random.Random, family: str) -> SimConfig:
         vsync = False
     elif family == "nocopy":
         copy_ms = 0.0
+    present_jitter = 0.25
+    if family == "jittery":
+        vsync = rng.random() < 0.5
+        copy_ms = rng.uniform(0.5, 6)
+        present_jitter = round(rng.uniform(0.25, 0.9), 3)
     queue_depth = rng.choice([2, 3]) if family in ("queue", "qheavy") else 1
     if family == "high":
         copy_ms = 0.0
@@ -95,6 +102,7 @@ def draw_display(rng: random.Random, family: str) -> SimConfig:
         noise_model=model,
         vsync=vsync,
         present_ms=round(copy_ms, 3),
+        present_jitter=present_jitter,
         render_ms=render_ms,
         frame_delay=frame_delay,
         updates=SURVEY_UPDATES,
@@ -153,6 +161,7 @@ class SurveyRow:
             "noise_model": str(c.noise_model),
             "vsync": c.vsync,
             "present_ms": c.present_ms,
+            "present_jitter": c.present_jitter,
             "render_ms": c.render_ms,
             "frame_delay": c.frame_delay,
             "seed": c.seed,
@@ -204,10 +213,11 @@ def format_survey(rows: Sequence[SurveyRow]) -> str:
     ]
     for row in wrong:
         c = row.config
+        varies = "" if c.present_jitter == 0.25 else f" +-{c.present_jitter:.0%}"
         lines.append(
             f"  wrong: {c.refresh_hz:.2f} Hz, reported {c.reported_hz}, noise {c.noise_ms} ms "
-            f"{c.noise_model}, depth {c.queue_depth}, copy {c.present_ms} ms, render "
-            f"{c.render_ms} ms, delay {c.frame_delay}, seed {c.seed}: verdicts "
-            f"{list(row.verdicts)}, vblank error {row.vblank_ms:.3f} ms"
+            f"{c.noise_model}, depth {c.queue_depth}, copy {c.present_ms} ms{varies}, "
+            f"render {c.render_ms} ms, delay {c.frame_delay}, "
+            f"seed {c.seed}: verdicts {list(row.verdicts)}, vblank error {row.vblank_ms:.3f} ms"
         )
     return "\n".join(lines)

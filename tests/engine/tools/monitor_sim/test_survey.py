@@ -21,12 +21,22 @@ def test_a_family_draws_the_displays_it_names(family: str) -> None:
     if family == "high":  # vsync on (chains of 1-3) or off
         assert {c.vsync for c in configs} == {True, False} and chains == {1, 2, 3}
         assert {c.queue_depth for c in configs if not c.vsync} == {1}
+    elif family == "jittery":  # vsync on or off, one image in flight
+        assert {c.vsync for c in configs} == {True, False} and chains == {1}
     else:
         assert all(c.vsync is (family != "off") for c in configs)
         assert chains == ({2, 3} if family in ("queue", "qheavy") else {1} if chains else set())
     copies = [c.present_ms for c in configs]
+    jitters = {c.present_jitter for c in configs}
+    if family == "jittery":  # a copy in every draw, varying by 25-90 %
+        assert min(copies) >= 0.5 and max(copies) <= 6.0
+        assert 0.25 <= min(jitters) < 0.3 and 0.85 < max(jitters) <= 0.9
+    else:
+        assert jitters == {0.25}
     if family in ("nocopy", "qheavy", "high"):
         assert set(copies) == {0.0}
+    elif family == "jittery":
+        pass
     else:  # no copy in some draws, up to 6 ms in the rest
         assert 0.0 in copies and 0.0 < max(copies) <= 6.0
     periods_ms = [1000.0 / c.refresh_hz for c in configs]
