@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from engine.runtime.launch import OneLineParser, count_arg, number_arg, png_path
 from engine.timing.frame_delay import AUTO, MAX_FIXED_MS, OFF
+from engine.tools.monitor_sim.display import DEFAULT_PRESENT_JITTER
 from engine.tools.monitor_sim.policies import ALL_POLICIES
 from engine.tools.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig, simulate
 from engine.tools.monitor_sim.survey import FAMILIES as SURVEY_FAMILIES
@@ -148,9 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--present-jitter",
         type=number_arg("present jitter", maximum=1),
-        default=0.25,
+        default=DEFAULT_PRESENT_JITTER,
         help="how much one present's work varies, a fraction of --present-ms either way (0-1);"
-        " default 0.25 (a quiet machine; with the other core busy, copies here vary 3-5 fold)",
+        f" default {DEFAULT_PRESENT_JITTER:g} (a quiet machine; with the other core busy,"
+        " copies here vary 3-5 fold)",
     )
     p.add_argument(
         "--spike-ms",

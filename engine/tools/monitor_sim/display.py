@@ -62,6 +62,9 @@ TAIL_MIN_NS = 2 * NS_PER_MS
 TAIL_MAX_NS = 8 * NS_PER_MS
 #: A sleep wakes up to this much late in both models (the OS scheduler).
 SLEEP_LATE_NS = 20_000
+#: How much one copy varies by default, a fraction of it either way (a quiet machine's: see
+#: ``SimDisplay``).
+DEFAULT_PRESENT_JITTER = 0.25
 
 
 _MASK64 = (1 << 64) - 1
@@ -130,7 +133,7 @@ class SimDisplay:
         noise_model: NoiseModel = NoiseModel.UNIFORM,
         reported_hz: float | None = None,
         present_ns: int = 0,
-        present_jitter: float = 0.25,
+        present_jitter: float = DEFAULT_PRESENT_JITTER,
         queue_depth: int = 1,
         mailbox: bool = False,
         seed: int = 0,

@@ -52,7 +52,12 @@ from engine.timing import (
 )
 from engine.timing.clock import NS_PER_MS, NS_PER_S
 from engine.timing.game_loop import PROBE_FRAMES
-from engine.tools.monitor_sim.display import NoiseModel, SimDisplay, shown_images
+from engine.tools.monitor_sim.display import (
+    DEFAULT_PRESENT_JITTER,
+    NoiseModel,
+    SimDisplay,
+    shown_images,
+)
 from engine.tools.monitor_sim.policies import build_policy
 
 #: Reference noise: uniform in ±(1/60 * 0.005) s (DESIGN.md §4).
@@ -113,7 +118,7 @@ class SimConfig:
     update_ms: float = 0.01
     render_ms: float = 5.0
     present_ms: float = 0.0
-    present_jitter: float = 0.25
+    present_jitter: float = DEFAULT_PRESENT_JITTER
     spike_ms: float = 0.0
     spike_every: int = 0
     stall_s: float = 0.0

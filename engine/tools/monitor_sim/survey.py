@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.tools.monitor_sim.display import DEFAULT_PRESENT_JITTER
 from engine.tools.monitor_sim.matrix import run_cells
 from engine.tools.monitor_sim.simulation import REFERENCE_NOISE_MS, SimConfig
 from engine.tools.monitor_sim.sweep import verdict_is_right
@@ -82,7 +83,7 @@ def draw_display(rng: random.Random, family: str) -> SimConfig:
         vsync = False
     elif family == "nocopy":
         copy_ms = 0.0
-    present_jitter = 0.25
+    present_jitter = DEFAULT_PRESENT_JITTER
     if family == "jittery":
         vsync = rng.random() < 0.5
         copy_ms = rng.uniform(0.5, 6)
@@ -213,7 +214,7 @@ def format_survey(rows: Sequence[SurveyRow]) -> str:
     ]
     for row in wrong:
         c = row.config
-        varies = "" if c.present_jitter == 0.25 else f" +-{c.present_jitter:.0%}"
+        varies = "" if c.present_jitter == DEFAULT_PRESENT_JITTER else f" +-{c.present_jitter:.0%}"
         lines.append(
             f"  wrong: {c.refresh_hz:.2f} Hz, reported {c.reported_hz}, noise {c.noise_ms} ms "
             f"{c.noise_model}, depth {c.queue_depth}, copy {c.present_ms} ms{varies}, "

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine.tools.monitor_sim.cli import main
+from engine.tools.monitor_sim.display import DEFAULT_PRESENT_JITTER
 from engine.tools.monitor_sim.survey import FAMILIES, draw_display, run_survey
 
 
@@ -32,12 +33,10 @@ def test_a_family_draws_the_displays_it_names(family: str) -> None:
         assert min(copies) >= 0.5 and max(copies) <= 6.0
         assert 0.25 <= min(jitters) < 0.3 and 0.85 < max(jitters) <= 0.9
     else:
-        assert jitters == {0.25}
+        assert jitters == {DEFAULT_PRESENT_JITTER}
     if family in ("nocopy", "qheavy", "high"):
         assert set(copies) == {0.0}
-    elif family == "jittery":
-        pass
-    else:  # no copy in some draws, up to 6 ms in the rest
+    elif family != "jittery":  # no copy in some draws, up to 6 ms in the rest
         assert 0.0 in copies and 0.0 < max(copies) <= 6.0
     periods_ms = [1000.0 / c.refresh_hz for c in configs]
     shares = [c.noise_ms / p for c, p in zip(configs, periods_ms, strict=True)]
